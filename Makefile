@@ -1,0 +1,26 @@
+# The one test command is `make test`; `npm start` runs the service.
+.PHONY: test typecheck openapi sdk bench migration start
+
+test: typecheck
+	npx tsx test/run.ts
+
+typecheck:
+	npx tsc -p .
+
+# Regenerates the committed contract from the route schemas (a test fails when it is stale).
+openapi:
+	npx tsx openapi/generate.ts
+
+# Regenerates the typed client types from the committed contract.
+sdk:
+	npx openapi-typescript openapi/openapi.json -o openapi/client/schema.d.ts
+
+bench:
+	npx tsx test/bench/run.ts
+
+# After changing db/schema/*.ts: writes the next SQL migration (NAME=what_changed).
+migration:
+	npx drizzle-kit generate --name $(NAME)
+
+start:
+	npm start

@@ -1,0 +1,34 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    email: varchar('email', { length: 254 }).notNull(),
+    passwordHash: text('password_hash').notNull(),
+    name: varchar('name', { length: 255 }),
+    firstName: varchar('first_name', { length: 255 }),
+    lastName: varchar('last_name', { length: 255 }),
+    details: text('details'),
+    contact: text('contact'),
+    avatarUrl: text('avatar_url'),
+    facebookUrl: text('facebook_url'),
+    twitterUrl: text('twitter_url'),
+    instagramUrl: text('instagram_url'),
+    googlePlusUrl: text('google_plus_url'),
+    originalImageUrl: text('original_image_url'),
+    thumbnailImageUrl: text('thumbnail_image_url'),
+    smallImageUrl: text('small_image_url'),
+    iconImageUrl: text('icon_image_url'),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    isSuperAdmin: boolean('is_super_admin').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    // One live account per address; a deleted account frees its address.
+    uniqueIndex('users_email_key').on(sql`lower(${t.email})`).where(sql`${t.deletedAt} is null`),
+    index('users_created_at_idx').on(t.createdAt, t.id),
+  ],
+);

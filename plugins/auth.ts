@@ -1,0 +1,73 @@
+import fastifyJwt from '@fastify/jwt';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { users } from '../db/schema/index.js';
+import type { Caller } from '../src/auth/caller.js';
+import { unauthorized } from '../src/jsonapi/errors.js';
+
+export interface AuthOptions {
+  secret: string;
+  /** Token lifetime in seconds. */
+  expiresIn: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+  interface FastifyInstance {
+    /** Sets `request.caller` from the Authorization header; 401 for a bad, expired or orphaned token. */
+    authenticate(request: FastifyRequest): Promise<void>;
+    issueToken(userId: number): string;
+  }
+}
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: { identity: number };
+  }
+}
+
+/** `Authorization: JWT <token>` (the documented form) or `Bearer <token>`. */
+function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = /^(JWT|Bearer)\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthorized('Authorization header must be "JWT <token>" or "Bearer <token>"');
+  return match[2];
+}
+
+export default fp(
+  async (app, options: AuthOptions) => {
+    await app.register(fastifyJwt, {
+      secret: options.secret,
+      sign: { algorithm: 'HS256', expiresIn: options.expiresIn * 1000 },
+      verify: { algorithms: ['HS256'] },
+    });
+    app.decorateRequest('caller', null);
+
+    app.decorate('issueToken', (userId: number) => app.jwt.sign({ identity: userId }, { sub: String(userId) }));
+
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      const token = tokenOf(request);
+      if (token === undefined) return;
+      let identity: unknown;
+      try {
+        identity = app.jwt.verify<{ identity: number }>(token).identity;
+      } catch (err) {
+        const expired = (err as { code?: string }).code === 'FAST_JWT_EXPIRED';
+        throw unauthorized(expired ? 'Token has expired' : 'Invalid token');
+      }
+      if (!Number.isInteger(identity)) throw unauthorized('Invalid token');
+      const [caller] = await app.db
+        .select({ id: users.id, email: users.email, isAdmin: users.isAdmin, isSuperAdmin: users.isSuperAdmin })
+        .from(users)
+        .where(and(eq(users.id, identity as number), isNull(users.deletedAt)))
+        .limit(1);
+      if (!caller) throw unauthorized('The account of this token no longer exists');
+      request.caller = caller;
+    });
+  },
+  { name: 'auth', dependencies: ['db'] },
+);

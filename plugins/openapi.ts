@@ -1,0 +1,42 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fp from 'fastify-plugin';
+
+export const tags = [
+  { name: 'Authentication', description: 'Tokens for the `Authorization: JWT <token>` header' },
+  { name: 'Users', description: 'Accounts; one account works across every face of the service' },
+];
+
+/** The OpenAPI 3.1 document built from the route schemas, and Swagger UI at /docs. */
+export default fp(
+  async (app) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Open Event API',
+          version: '1.0.0',
+          description:
+            'JSON:API 1.0 event service. Bodies and answers use `application/vnd.api+json`; every failure ' +
+            'answers with an `ErrorDocument`. Send the token from `POST /v1/auth/login` as `Authorization: JWT <token>`.',
+        },
+        tags,
+        components: {
+          securitySchemes: {
+            jwt: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'Authorization',
+              description: 'The word `JWT` (or `Bearer`), a space, then the access token',
+            },
+          },
+        },
+        security: [{ jwt: [] }, {}],
+      },
+      // Components keep the names of their schemas ($id) instead of def-0, def-1, ...
+      refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}` },
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs' });
+  },
+  { name: 'openapi' },
+);

@@ -1,0 +1,38 @@
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.js';
+import authPlugin from '../plugins/auth.js';
+import dbPlugin from '../plugins/db.js';
+import errorHandler from '../plugins/error-handler.js';
+import openapi from '../plugins/openapi.js';
+import authRoutes from './auth/routes.js';
+import benchRoutes from './bench-routes.js';
+import jsonapi from './jsonapi/plugin.js';
+import type { ResourceSpec } from './jsonapi/resource.js';
+import { resources } from './resources/index.js';
+import { buildValidator } from './validation.js';
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+  /** Sees the text of every SQL statement (tests and benchmarks count them). */
+  onQuery?: (query: string) => void;
+  /** The JSON:API resources to serve (the engine's own tests pass fixtures). */
+  resources?: ResourceSpec[];
+}
+
+/** The whole service as a Fastify instance: infrastructure plugins first, then the faces. */
+export async function buildApp(config: Config & { DATABASE_URL: string }, options: AppOptions = {}) {
+  const app = Fastify({
+    logger: options.logger ?? { level: config.LOG_LEVEL },
+    routerOptions: { maxParamLength: 500 },
+    // The factory signature fastify declares is narrower than what it calls it with.
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+  });
+  await app.register(errorHandler);
+  await app.register(openapi);
+  await app.register(dbPlugin, { url: config.DATABASE_URL, poolMax: config.DB_POOL_MAX, onQuery: options.onQuery });
+  await app.register(authPlugin, { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN });
+  await app.register(jsonapi, { resources: options.resources ?? resources });
+  await app.register(authRoutes, { expiresIn: config.JWT_EXPIRES_IN });
+  if (config.BENCH_ROUTES) await app.register(benchRoutes);
+  return app;
+}

@@ -1,0 +1,39 @@
+/** A failure the client caused or may see; rendered as a JSON:API error document by the error handler. */
+export interface ErrorSource {
+  pointer?: string;
+  parameter?: string;
+}
+
+export class JsonApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    readonly detail: string,
+    readonly source?: ErrorSource,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+  }
+}
+
+export const badRequest = (detail: string, parameter?: string) =>
+  new JsonApiError(400, 'Bad Request', detail, parameter ? { parameter } : undefined);
+
+export const unauthorized = (detail = 'Authentication is required') =>
+  new JsonApiError(401, 'Unauthorized', detail, undefined, { 'WWW-Authenticate': 'JWT' });
+
+export const forbidden = (detail = 'You are not allowed to do this', pointer?: string) =>
+  new JsonApiError(403, 'Forbidden', detail, pointer ? { pointer } : undefined);
+
+export const notFound = (detail = 'Object not found.') => new JsonApiError(404, 'Not Found', detail);
+
+export const methodNotAllowed = (allow: string[]) =>
+  new JsonApiError(405, 'Method Not Allowed', `Allowed methods: ${allow.join(', ')}`, undefined, {
+    Allow: allow.join(', '),
+  });
+
+export const conflict = (detail: string, pointer?: string) =>
+  new JsonApiError(409, 'Conflict', detail, pointer ? { pointer } : undefined);
+
+export const unprocessable = (detail: string, pointer?: string) =>
+  new JsonApiError(422, 'Validation error', detail, pointer ? { pointer } : undefined);

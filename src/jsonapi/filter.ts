@@ -1,0 +1,163 @@
+import {
+  and, eq, exists, gt, gte, ilike, inArray, isNotNull, isNull, like, lt, lte, ne, not, notInArray, or, sql, type SQL,
+} from 'drizzle-orm';
+import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import { badRequest } from './errors.js';
+import type { Field, Model, Registry } from './model.js';
+import type { Columns, Ctx } from './resource.js';
+
+const MAX_NODES = 100;
+const MAX_DEPTH = 8;
+const MAX_LIST = 1000;
+const MAX_STRING = 1000;
+const INT32 = 2147483647;
+
+const fail = (detail: string) => badRequest(`Invalid filter: ${detail}`, 'filter');
+
+/** Columns of a table or of an alias of it, by column key. */
+export function columnsOf(model: Model, table: PgTable): Columns {
+  if (table === model.table) return model.columns;
+  const source = table as unknown as Record<string, PgColumn>;
+  return Object.fromEntries(Object.keys(model.columns).map((k) => [k, source[k]!]));
+}
+
+/** Converts a filter value to what the column's driver mapping expects, or refuses it. */
+function coerce(name: string, field: Field, val: unknown): unknown {
+  switch (field.kind) {
+    case 'integer': {
+      const n = typeof val === 'string' && /^-?\d{1,10}$/.test(val) ? Number(val) : val;
+      if (typeof n !== 'number' || !Number.isInteger(n) || Math.abs(n) > INT32) throw fail(`"${name}" takes an integer`);
+      return n;
+    }
+    case 'number': {
+      const n = typeof val === 'string' && val.trim() !== '' ? Number(val) : val;
+      if (typeof n !== 'number' || !Number.isFinite(n)) throw fail(`"${name}" takes a number`);
+      return n;
+    }
+    case 'boolean':
+      if (val === true || val === 'true') return true;
+      if (val === false || val === 'false') return false;
+      throw fail(`"${name}" takes a boolean`);
+    case 'date-time': {
+      const d = typeof val === 'string' ? new Date(val) : undefined;
+      if (!d || Number.isNaN(d.getTime())) throw fail(`"${name}" takes an ISO 8601 date-time`);
+      return d;
+    }
+    default:
+      if (typeof val !== 'string' && typeof val !== 'number') throw fail(`"${name}" takes a string`);
+      if (String(val).length > MAX_STRING) throw fail(`value of "${name}" is too long`);
+      return String(val);
+  }
+}
+
+type Compare = (c: PgColumn, v: unknown) => SQL;
+const comparisons: Record<string, Compare> = { eq, ne, lt, le: lte, gt, ge: gte };
+
+class FilterCompiler {
+  private nodes = 0;
+  private aliases = 0;
+
+  constructor(private registry: Registry, private ctx: Ctx) {}
+
+  node(model: Model, t: Columns, node: unknown, depth: number): SQL {
+    if (++this.nodes > MAX_NODES) throw fail(`more than ${MAX_NODES} conditions`);
+    if (depth > MAX_DEPTH) throw fail(`nested deeper than ${MAX_DEPTH} levels`);
+    if (Array.isArray(node)) return this.all(model, t, node, depth);
+    if (typeof node !== 'object' || node === null) throw fail('each condition must be an object');
+    const keys = Object.keys(node);
+    const n = node as Record<string, unknown>;
+    if (keys.length === 1 && (keys[0] === 'and' || keys[0] === 'or')) {
+      if (!Array.isArray(n[keys[0]]) || (n[keys[0]] as unknown[]).length === 0)
+        throw fail(`"${keys[0]}" takes a non-empty array`);
+      const parts = (n[keys[0]] as unknown[]).map((c) => this.node(model, t, c, depth + 1));
+      return (keys[0] === 'and' ? and(...parts) : or(...parts))!;
+    }
+    if (keys.length === 1 && keys[0] === 'not') return not(this.node(model, t, n.not, depth + 1));
+    if (!keys.every((k) => k === 'name' || k === 'op' || k === 'val') || typeof n.name !== 'string' || typeof n.op !== 'string')
+      throw fail('a condition is {"name", "op", "val"} or {"and"|"or": [...]} or {"not": {...}}');
+    return this.condition(model, t, n.name, n.op, n.val, depth);
+  }
+
+  all(model: Model, t: Columns, list: unknown[], depth: number): SQL {
+    if (list.length === 0) return sql`true`;
+    return and(...list.map((c) => this.node(model, t, c, depth + 1)))!;
+  }
+
+  private condition(model: Model, t: Columns, name: string, op: string, val: unknown, depth: number): SQL {
+    if (op === 'has' || op === 'any') return this.related(model, t, name, val, depth);
+    const field = model.fields.get(name);
+    if (!field) throw fail(`unknown attribute "${name}" of ${model.type}`);
+    const col = t[field.key]!;
+    const compare = comparisons[op];
+    if (compare) {
+      if (val === null) {
+        if (op === 'eq') return isNull(col);
+        if (op === 'ne') return isNotNull(col);
+        throw fail(`"${op}" cannot compare with null`);
+      }
+      return compare(col, coerce(name, field, val));
+    }
+    switch (op) {
+      case 'like':
+      case 'ilike':
+        if (field.kind !== 'string' || typeof val !== 'string') throw fail(`"${op}" needs a string attribute and value`);
+        return (op === 'like' ? like : ilike)(col, coerce(name, field, val) as string);
+      case 'in':
+      case 'in_':
+      case 'notin':
+      case 'notin_': {
+        if (!Array.isArray(val) || val.length === 0 || val.length > MAX_LIST)
+          throw fail(`"${op}" takes an array of 1 to ${MAX_LIST} values`);
+        const values = val.map((v) => coerce(name, field, v));
+        return op.startsWith('in') ? inArray(col, values) : notInArray(col, values);
+      }
+      case 'is_':
+      case 'isnot':
+        if (val !== null) throw fail(`"${op}" takes the value null`);
+        return op === 'is_' ? isNull(col) : isNotNull(col);
+      default:
+        throw fail(`unknown operator "${op}"`);
+    }
+  }
+
+  /** `has` / `any`: some related record satisfies the nested filter. */
+  private related(model: Model, t: Columns, name: string, val: unknown, depth: number): SQL {
+    const rel = model.relationships.get(name);
+    if (!rel) throw fail(`unknown relationship "${name}" of ${model.type}`);
+    const target = this.registry.get(rel.type);
+    const targetTable = alias(target.table, `f${++this.aliases}`);
+    const tc = columnsOf(target, targetTable);
+    const conditions: (SQL | undefined)[] = [
+      this.node(target, tc, val, depth + 1),
+      target.spec.softDelete ? isNull(tc[target.spec.softDelete]!) : undefined,
+      target.spec.policy.scope(this.ctx, tc),
+    ];
+    const one = { one: sql`1` };
+    if (rel.kind === 'toOne') {
+      return exists(this.ctx.db.select(one).from(targetTable).where(and(eq(tc.id!, t[rel.column]!), ...conditions)));
+    }
+    if (rel.foreignKey) {
+      return exists(this.ctx.db.select(one).from(targetTable).where(and(eq(tc[rel.foreignKey]!, t.id!), ...conditions)));
+    }
+    const through = rel.through!;
+    const join = alias(through.table, `f${++this.aliases}`) as unknown as Record<string, PgColumn>;
+    return exists(
+      this.ctx.db
+        .select(one)
+        .from(join as unknown as PgTable)
+        .innerJoin(targetTable, eq(tc.id!, join[through.to]!))
+        .where(and(eq(join[through.from]!, t.id!), ...conditions)),
+    );
+  }
+}
+
+/** Parses the `filter` parameter (a JSON array or object) into a WHERE condition on `model`. */
+export function compileFilter(registry: Registry, ctx: Ctx, model: Model, raw: string): SQL {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw fail('not valid JSON');
+  }
+  return new FilterCompiler(registry, ctx).node(model, model.columns, parsed, 0);
+}

@@ -1,0 +1,188 @@
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { conflict, notFound, unprocessable } from './errors.js';
+import { compileFilter } from './filter.js';
+import { loadIncludes, visible } from './loader.js';
+import type { Model, Registry } from './model.js';
+import type { DocumentQuery, ListQuery } from './query.js';
+import type { Ctx, Row, ToManySpec, WriteInput } from './resource.js';
+import { toResource, type Linkage } from './serialize.js';
+
+const INT32 = 2147483647;
+const COUNT = '__count';
+
+/** A path id as the id column stores it, or a 404 for anything that cannot be an id. */
+export function parseId(model: Model, raw: string): number | string {
+  if (model.fields.get('id')!.kind === 'integer') {
+    const n = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+    if (!(n >= 1 && n <= INT32)) throw notFound();
+    return n;
+  }
+  return raw;
+}
+
+/** The live row with that id, or 404. Visibility beyond that is the policy's `read`. */
+export async function findRow(ctx: Ctx, model: Model, rawId: string): Promise<Row> {
+  const [row] = await ctx.db
+    .select(model.selection)
+    .from(model.table)
+    .where(and(eq(model.id, parseId(model, rawId)), model.live))
+    .limit(1);
+  if (!row) throw notFound();
+  return row as Row;
+}
+
+/** Serialises rows plus whatever `include` asks for, loaded in batches. */
+export async function renderRows(ctx: Ctx, registry: Registry, model: Model, rows: Row[], query: DocumentQuery) {
+  const { included, linkageOf } = await loadIncludes(ctx, registry, model, rows, query.include, query.fields);
+  const data = rows.map((row) => toResource(model, row, query.fields, linkageOf(row)));
+  return { data, included: query.include.size > 0 ? included : undefined };
+}
+
+function pageLink(path: string, raw: Record<string, unknown>, number: number, size: number): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(raw)) {
+    if (v !== undefined && k !== 'page[number]' && k !== 'page[size]') params.set(k, String(v));
+  }
+  params.set('page[size]', String(size));
+  params.set('page[number]', String(number));
+  return `${path}?${params.toString()}`;
+}
+
+/**
+ * One page of `model` rows matching the query and `base`, with the total count computed by a
+ * scalar subquery of the same statement, so a list costs one SQL statement plus one per include.
+ */
+export async function listRows(
+  ctx: Ctx,
+  registry: Registry,
+  model: Model,
+  query: ListQuery,
+  path: string,
+  raw: Record<string, unknown>,
+  base?: SQL,
+) {
+  const filter = query.filter === undefined ? undefined : compileFilter(registry, ctx, model, query.filter);
+  const where = visible(ctx, model, base, filter) ?? sql`true`;
+  const countOf = sql<number>`(select count(*) from ${model.table} where ${where})`.mapWith(Number);
+  const rows = (await ctx.db
+    .select({ ...model.selection, [COUNT]: countOf })
+    .from(model.table)
+    .where(where)
+    .orderBy(...query.orderBy)
+    .limit(query.size)
+    .offset((query.number - 1) * query.size)) as (Row & { [COUNT]: number })[];
+  // Past the last page there is no row to carry the count: only then does it take a second statement.
+  const count =
+    rows[0]?.[COUNT] ??
+    (query.number === 1
+      ? 0
+      : (await ctx.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(model.table).where(where))[0]!.n);
+  const last = Math.max(1, Math.ceil(count / query.size));
+  const { data, included } = await renderRows(ctx, registry, model, rows, query);
+  return {
+    data,
+    ...(included ? { included } : {}),
+    links: {
+      self: pageLink(path, raw, query.number, query.size),
+      first: pageLink(path, raw, 1, query.size),
+      last: pageLink(path, raw, last, query.size),
+      prev: query.number > 1 ? pageLink(path, raw, Math.min(query.number - 1, last), query.size) : null,
+      next: query.number < last ? pageLink(path, raw, query.number + 1, query.size) : null,
+    },
+    meta: { count },
+  };
+}
+
+/** Column values for written attributes, through each attribute's `write` when it has one. */
+export async function attributeValues(model: Model, attributes: Record<string, unknown>) {
+  const values: Record<string, unknown> = {};
+  for (const [wire, value] of Object.entries(attributes)) {
+    const attr = model.spec.attributes[wire]!;
+    if (attr.write) Object.assign(values, await attr.write(value));
+    else values[attr.column!] = value;
+  }
+  return values;
+}
+
+/** Identifiers of a request's relationship member, as the write input records them. */
+export function linkageIds(data: Linkage): string | null | string[] {
+  if (data === null) return null;
+  return Array.isArray(data) ? data.map((d) => d.id) : data.id;
+}
+
+/** Refuses links to records that do not exist or that the caller cannot see (404, as JSON:API asks). */
+export async function checkRelated(ctx: Ctx, registry: Registry, model: Model, relationships: WriteInput['relationships']) {
+  for (const [name, ids] of Object.entries(relationships)) {
+    if (ids === null) continue;
+    const target = registry.get(model.relationships.get(name)!.type);
+    const wanted = [...new Set(Array.isArray(ids) ? ids : [ids])];
+    if (wanted.length === 0) continue;
+    const parsed = wanted.map((id) => {
+      try {
+        return parseId(target, id);
+      } catch {
+        throw notFound(`Related ${target.type} "${id}" not found`);
+      }
+    });
+    const found = await ctx.db.select({ id: target.id }).from(target.table).where(visible(ctx, target, inArray(target.id, parsed)));
+    if (found.length !== parsed.length) {
+      const have = new Set(found.map((f) => String(f.id)));
+      throw notFound(`Related ${target.type} "${wanted.find((id) => !have.has(String(parseId(target, id))))}" not found`);
+    }
+  }
+}
+
+/** Puts the to-one foreign keys named in `relationships` into the column values. */
+export function foreignKeyValues(registry: Registry, model: Model, relationships: WriteInput['relationships'], values: Record<string, unknown>) {
+  for (const [name, ids] of Object.entries(relationships)) {
+    const rel = model.relationships.get(name)!;
+    if (rel.kind === 'toOne') values[rel.column] = ids === null ? null : parseId(registry.get(rel.type), ids as string);
+  }
+}
+
+/** Replaces the join rows of every to-many relationship named in `relationships`. */
+export async function replaceToMany(ctx: Ctx, registry: Registry, model: Model, id: unknown, relationships: WriteInput['relationships']) {
+  for (const [name, ids] of Object.entries(relationships)) {
+    if (Array.isArray(ids)) await changeLinks(ctx, registry, model, name, id, ids, 'replace');
+  }
+}
+
+/** Adds (`add`), removes (`remove`) or replaces (`replace`) the join rows of a to-many relationship. */
+export async function changeLinks(
+  ctx: Ctx,
+  registry: Registry,
+  model: Model,
+  name: string,
+  id: unknown,
+  ids: string[],
+  mode: 'add' | 'remove' | 'replace',
+) {
+  const rel = model.relationships.get(name)!;
+  const { table, from, to } = (rel as ToManySpec).through!;
+  const cols = table as unknown as Record<string, Model['id']>;
+  const target = registry.get(rel.type);
+  const targetIds = [...new Set(ids.map((i) => parseId(target, i)))];
+  if (mode === 'replace') await ctx.db.delete(table).where(eq(cols[from]!, id));
+  if (mode === 'remove') {
+    if (targetIds.length > 0) await ctx.db.delete(table).where(and(eq(cols[from]!, id), inArray(cols[to]!, targetIds)));
+    return;
+  }
+  if (targetIds.length === 0) return;
+  await ctx.db
+    .insert(table)
+    .values(targetIds.map((t) => ({ [from]: id, [to]: t })))
+    .onConflictDoNothing();
+}
+
+/** Constraint violations as client errors: a declared unique index answers 409 pointing at its attribute. */
+export function translateDbError(model: Model, err: unknown): unknown {
+  const pg = ((err as { cause?: unknown }).cause ?? err) as { code?: string; constraint_name?: string };
+  if (pg.code === '23505') {
+    const known = pg.constraint_name ? model.spec.unique?.[pg.constraint_name] : undefined;
+    return known
+      ? conflict(known.detail, `/data/attributes/${known.attribute}`)
+      : conflict('A record with these values already exists');
+  }
+  if (pg.code === '23503') return unprocessable('A related record does not exist or is still referenced');
+  return err;
+}

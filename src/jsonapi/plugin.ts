@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { negotiate } from './media-type.js';
+import { Registry } from './model.js';
+import { documentQuerySchema, listQuerySchema } from './query.js';
+import { resourceSchemas } from './resource-schemas.js';
+import type { ResourceSpec } from './resource.js';
+import { registerResourceRoutes, routeKit } from './routes.js';
+import { MEDIA_TYPE, sharedSchemas } from './schemas.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A JSON:API route: content negotiation and authentication run before it. */
+    jsonapi?: boolean;
+  }
+}
+
+/** Routes, schemas and SQL for every declared resource: CRUD is written once, here. */
+export default fp(
+  async (app: FastifyInstance, options: { resources: ResourceSpec[] }) => {
+    const registry = new Registry(options.resources);
+    for (const schema of sharedSchemas) app.addSchema(schema);
+    for (const model of registry.models.values()) {
+      for (const schema of resourceSchemas(registry, model)) app.addSchema(schema);
+    }
+    app.addContentTypeParser(MEDIA_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+    app.addHook('onRequest', async (request, reply) => {
+      if (!request.routeOptions.config.jsonapi) return;
+      await negotiate(request, reply);
+      await app.authenticate(request);
+    });
+    // Fastify appends "; charset=utf-8" to JSON types; JSON:API forbids media type parameters.
+    app.addHook('onSend', async (_request, reply, payload) => {
+      if (String(reply.getHeader('content-type')).startsWith(`${MEDIA_TYPE};`)) reply.header('content-type', MEDIA_TYPE);
+      return payload;
+    });
+    const queries = { list: listQuerySchema(registry), document: documentQuerySchema(registry) };
+    for (const model of registry.models.values()) registerResourceRoutes(routeKit(app, registry, model, queries));
+  },
+  { name: 'jsonapi', dependencies: ['auth', 'error-handler'] },
+);

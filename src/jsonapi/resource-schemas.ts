@@ -1,0 +1,169 @@
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import { identifierOf } from './schemas.js';
+import type { Model, Registry } from './model.js';
+import { pascal } from './names.js';
+import type { RelationshipSpec } from './resource.js';
+
+const ref = (id: string) => Type.Ref(id);
+const linkageSchema = (rel: RelationshipSpec) =>
+  rel.kind === 'toOne'
+    ? Type.Union([identifierOf(rel.type), Type.Null()])
+    : Type.Array(identifierOf(rel.type), { maxItems: 1000 });
+
+/** Writable relationships: a to-one foreign key, or a to-many join table. */
+export const isWritable = (rel: RelationshipSpec) => !rel.readOnly && (rel.kind === 'toOne' || !!rel.through);
+
+/** Component ids of one resource, named after it so the OpenAPI document reads naturally. */
+export const componentIds = (model: Model) => {
+  const n = model.spec.name;
+  return {
+    attributes: `${n}Attributes`,
+    relationships: `${n}Relationships`,
+    resource: `${n}Resource`,
+    document: `${n}Document`,
+    list: `${n}ListDocument`,
+    create: `${n}CreateRequest`,
+    update: `${n}UpdateRequest`,
+    relationship: (rel: string) => `${n}${pascal(rel)}Relationship`,
+    relationshipRequest: (rel: string) => `${n}${pascal(rel)}RelationshipRequest`,
+  };
+};
+
+/** Types reachable through relationships: what `included` may hold. */
+function reachable(registry: Registry, model: Model): string[] {
+  const seen = new Set<string>();
+  const visit = (m: Model) => {
+    for (const rel of m.relationships.values()) {
+      if (seen.has(rel.type)) continue;
+      seen.add(rel.type);
+      visit(registry.get(rel.type));
+    }
+  };
+  visit(model);
+  return [...seen];
+}
+
+function writableAttributes(model: Model, create: boolean) {
+  const props: Record<string, TSchema> = {};
+  for (const [wire, attr] of Object.entries(model.spec.attributes)) {
+    if (attr.readOnly) continue;
+    const schema = { ...attr.schema, ...(attr.writeOnly ? { writeOnly: true } : {}) };
+    props[wire] = create && attr.required ? schema : Type.Optional(schema);
+  }
+  return Type.Object(props, { additionalProperties: false });
+}
+
+function writableRelationships(model: Model, create: boolean) {
+  const props: Record<string, TSchema> = {};
+  for (const [name, rel] of model.relationships) {
+    if (!isWritable(rel)) continue;
+    const member = Type.Object({ data: linkageSchema(rel) }, { additionalProperties: false });
+    props[name] = create && rel.kind === 'toOne' && rel.required ? member : Type.Optional(member);
+  }
+  return props;
+}
+
+/** Every component of one resource, each with an `$id` so it becomes a named OpenAPI component. */
+export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
+  const ids = componentIds(model);
+  const { spec } = model;
+  const attributes: Record<string, TSchema> = {};
+  for (const [wire] of model.readable) {
+    const attr = spec.attributes[wire]!;
+    attributes[wire] = Type.Optional({ ...attr.schema, ...(attr.readOnly ? { readOnly: true } : {}) });
+  }
+  const relationships: Record<string, TSchema> = {};
+  for (const [name, rel] of model.relationships) {
+    relationships[name] = Type.Optional(
+      Type.Object(
+        { links: ref('RelationshipLinks'), data: Type.Optional(linkageSchema(rel)) },
+        { description: rel.description ?? `${rel.kind === 'toOne' ? 'the' : 'the list of'} ${rel.type}` },
+      ),
+    );
+  }
+  const includable = reachable(registry, model).map((t) => ref(componentIds(registry.get(t)).resource));
+  const included: TProperties = includable.length
+    ? { included: Type.Optional(Type.Array(includable.length === 1 ? includable[0]! : Type.Union(includable))) }
+    : {};
+  const writeRels = (create: boolean): TProperties => {
+    const props = writableRelationships(model, create);
+    if (Object.keys(props).length === 0) return {};
+    const obj = Type.Object(props, { additionalProperties: false });
+    const required =
+      create && [...model.relationships.values()].some((r) => isWritable(r) && r.kind === 'toOne' && r.required);
+    return { relationships: required ? obj : Type.Optional(obj) };
+  };
+  const hasRequired = Object.values(spec.attributes).some((a) => a.required && !a.readOnly);
+  const createAttrs = writableAttributes(model, true);
+
+  const schemas: TSchema[] = [
+    Type.Object(attributes, { $id: ids.attributes, description: `Attributes of a ${spec.type}` }),
+    Type.Object(relationships, { $id: ids.relationships }),
+    Type.Object(
+      {
+        type: Type.Literal(spec.type),
+        id: Type.String(),
+        attributes: ref(ids.attributes),
+        relationships: Type.Optional(ref(ids.relationships)),
+        links: ref('ResourceLinks'),
+      },
+      { $id: ids.resource, description: spec.description },
+    ),
+    Type.Object(
+      { data: ref(ids.resource), ...included, links: Type.Optional(ref('ResourceLinks')), jsonapi: ref('JsonApiVersion') },
+      { $id: ids.document },
+    ),
+    Type.Object(
+      {
+        data: Type.Array(ref(ids.resource)),
+        ...included,
+        links: ref('ListLinks'),
+        meta: ref('ListMeta'),
+        jsonapi: ref('JsonApiVersion'),
+      },
+      { $id: ids.list },
+    ),
+    Type.Object(
+      {
+        data: Type.Object(
+          {
+            type: Type.Literal(spec.type),
+            id: Type.Optional(Type.String({ description: 'refused: the server assigns ids' })),
+            attributes: hasRequired ? createAttrs : Type.Optional(createAttrs),
+            ...writeRels(true),
+          },
+          { additionalProperties: false },
+        ),
+      },
+      { $id: ids.create, additionalProperties: false },
+    ),
+    Type.Object(
+      {
+        data: Type.Object(
+          {
+            type: Type.Literal(spec.type),
+            id: Type.String({ description: 'must equal the id in the path' }),
+            attributes: Type.Optional(writableAttributes(model, false)),
+            ...writeRels(false),
+          },
+          { additionalProperties: false },
+        ),
+      },
+      { $id: ids.update, additionalProperties: false },
+    ),
+  ];
+  for (const [name, rel] of model.relationships) {
+    schemas.push(
+      Type.Object(
+        { links: ref('RelationshipLinks'), data: linkageSchema(rel), jsonapi: ref('JsonApiVersion') },
+        { $id: ids.relationship(name) },
+      ),
+    );
+    if (isWritable(rel)) {
+      schemas.push(
+        Type.Object({ data: linkageSchema(rel) }, { $id: ids.relationshipRequest(name), additionalProperties: false }),
+      );
+    }
+  }
+  return schemas;
+}

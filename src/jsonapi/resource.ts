@@ -1,0 +1,107 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { FastifyRequest } from 'fastify';
+import type { Caller } from '../auth/caller.js';
+import type { Db } from '../../plugins/db.js';
+
+/** What every policy and hook is given: who calls, and the database handle of the request's transaction. */
+export interface Ctx {
+  caller: Caller | null;
+  db: Db;
+  request: FastifyRequest;
+}
+
+/** Column key -> column of the table, or of an alias of it inside a subquery. */
+export type Columns = Record<string, PgColumn>;
+
+export type Row = Record<string, unknown> & { id: unknown };
+
+export interface AttributeSpec {
+  /** The wire type; a nullable attribute is `Type.Union([T, Type.Null()])`. */
+  schema: TSchema;
+  /** Key of the Drizzle column that stores it; absent for write-only virtual attributes. */
+  column?: string;
+  /** Required on create. */
+  required?: boolean;
+  /** Appears in responses but is refused in requests. */
+  readOnly?: boolean;
+  /** Accepted in requests, never read, filtered, sorted or returned. */
+  writeOnly?: boolean;
+  /** Turns a written value into column values (for example a password into its hash). */
+  write?: (value: unknown) => Promise<Record<string, unknown>> | Record<string, unknown>;
+}
+
+interface RelationshipBase {
+  /** Resource type at the other end. */
+  type: string;
+  /** Relationships that only the server sets. */
+  readOnly?: boolean;
+  description?: string;
+}
+
+export interface ToOneSpec extends RelationshipBase {
+  kind: 'toOne';
+  /** Key of the foreign-key column on this resource's table. */
+  column: string;
+  /** A create request must name it. */
+  required?: boolean;
+}
+
+export interface ToManySpec extends RelationshipBase {
+  kind: 'toMany';
+  /** The target's foreign-key column pointing back here (one-to-many). */
+  foreignKey?: string;
+  /** A join table (many-to-many): column keys pointing at this resource and at the target. */
+  through?: { table: PgTable; from: string; to: string };
+}
+
+export type RelationshipSpec = ToOneSpec | ToManySpec;
+
+/** Changes a write request asks for, keyed by wire name. */
+export interface WriteInput {
+  attributes: Record<string, unknown>;
+  relationships: Record<string, string | null | string[]>;
+}
+
+/** Who may do what; every operation of the resource consults it. Throw a JsonApiError to refuse. */
+export interface Policy {
+  /** Rows the caller may see in lists, related lists and includes (undefined: all). */
+  scope(ctx: Ctx, t: Columns): SQL | undefined;
+  list(ctx: Ctx): void;
+  read(ctx: Ctx, row: Row): void;
+  create(ctx: Ctx, input: WriteInput): void | Promise<void>;
+  update(ctx: Ctx, row: Row, input: WriteInput): void | Promise<void>;
+  delete(ctx: Ctx, row: Row): void | Promise<void>;
+}
+
+export interface Hooks {
+  /** Adjusts the column values about to be inserted (for example sets the creator). */
+  beforeCreate?(ctx: Ctx, values: Record<string, unknown>, input: WriteInput): void | Promise<void>;
+  afterCreate?(ctx: Ctx, row: Row, input: WriteInput): void | Promise<void>;
+  beforeUpdate?(ctx: Ctx, row: Row, values: Record<string, unknown>, input: WriteInput): void | Promise<void>;
+  beforeDelete?(ctx: Ctx, row: Row): void | Promise<void>;
+}
+
+export interface ResourceSpec {
+  /** JSON:API type, e.g. `user`. */
+  type: string;
+  /** Collection path segment under /v1, e.g. `users`. */
+  path: string;
+  /** PascalCase prefix of the OpenAPI components, e.g. `User`. */
+  name: string;
+  /** OpenAPI tag and description. */
+  tag: string;
+  description: string;
+  table: PgTable;
+  /** Column key of a soft-delete timestamp: DELETE sets it and every read hides such rows. */
+  softDelete?: string;
+  attributes: Record<string, AttributeSpec>;
+  relationships?: Record<string, RelationshipSpec>;
+  policy: Policy;
+  hooks?: Hooks;
+  /** Unique index name -> the attribute it protects, so a violation answers 409 with a pointer. */
+  unique?: Record<string, { attribute: string; detail: string }>;
+}
+
+export const defineResource = (spec: ResourceSpec): ResourceSpec => spec;

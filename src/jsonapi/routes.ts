@@ -1,0 +1,242 @@
+import { Type, type TObject } from '@sinclair/typebox';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { Db } from '../../plugins/db.js';
+import { conflict, forbidden } from './errors.js';
+import type { Model, Registry } from './model.js';
+import { pascal } from './names.js';
+import {
+  attributeValues, checkRelated, findRow, foreignKeyValues, linkageIds, listRows, renderRows, replaceToMany,
+  translateDbError,
+} from './operations.js';
+import { parseDocumentQuery, parseListQuery, type RawQuery } from './query.js';
+import { componentIds } from './resource-schemas.js';
+import type { Ctx, Row, WriteInput } from './resource.js';
+import { jsonapiMember as jsonapi, MEDIA_TYPE } from './schemas.js';
+import { API_PREFIX, selfLink, toResource, type Linkage } from './serialize.js';
+import { registerRelationshipRoutes } from './relationship-routes.js';
+
+export interface QuerySchemas {
+  list: TObject;
+  document: TObject;
+}
+
+export interface RouteKit {
+  app: FastifyInstance;
+  registry: Registry;
+  model: Model;
+  queries: QuerySchemas;
+  ctx(request: FastifyRequest, db?: Db): Ctx;
+  /** Route options shared by every JSON:API operation, plus its OpenAPI description. */
+  options(o: {
+    operationId: string;
+    summary: string;
+    description: string;
+    errors: number[];
+    success: Record<number, unknown>;
+    params?: boolean;
+    querystring?: TObject;
+    body?: unknown;
+  }): RouteShorthandOptions;
+}
+
+interface ResourceBody {
+  data: { id?: string; attributes?: Record<string, unknown>; relationships?: Record<string, { data: Linkage }> };
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'A query or path parameter is invalid',
+  401: 'The token is missing, invalid or expired, or its account is gone',
+  403: 'The caller may not do this',
+  404: 'Object not found',
+  405: 'The path does not support this method',
+  406: 'Accept excludes application/vnd.api+json',
+  409: 'The type or id does not match, or the record conflicts with another',
+  413: 'The request is too large',
+  415: 'Content-Type is not exactly application/vnd.api+json',
+  422: 'The document fails validation',
+};
+
+/** Error responses of an operation for the OpenAPI document; all share the ErrorDocument shape. */
+export const errorResponses = (codes: number[]) =>
+  Object.fromEntries(codes.map((c) => [c, Type.Ref('ErrorDocument', { description: ERROR_DESCRIPTIONS[c] ?? 'Error' })]));
+
+const rethrow = (model: Model) => (err: unknown): never => {
+  throw translateDbError(model, err);
+};
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+export function writeInput(data: ResourceBody['data']): WriteInput {
+  const relationships: WriteInput['relationships'] = {};
+  for (const [name, member] of Object.entries(data.relationships ?? {})) relationships[name] = linkageIds(member.data);
+  return { attributes: data.attributes ?? {}, relationships };
+}
+
+export function routeKit(app: FastifyInstance, registry: Registry, model: Model, queries: QuerySchemas): RouteKit {
+  return {
+    app,
+    registry,
+    model,
+    queries,
+    ctx: (request, db = app.db) => ({ caller: request.caller, db, request }),
+    options: (o) => ({
+      config: { jsonapi: true },
+      schema: {
+        tags: [model.spec.tag],
+        operationId: o.operationId,
+        summary: o.summary,
+        description: o.description,
+        produces: [MEDIA_TYPE],
+        ...(o.body ? { consumes: [MEDIA_TYPE], body: o.body } : {}),
+        ...(o.params ? { params: IdParams } : {}),
+        ...(o.querystring ? { querystring: o.querystring } : {}),
+        response: {
+          ...Object.fromEntries(Object.entries(o.success).map(([c, schema]) => [c, { description: 'Success', ...(schema as object) }])),
+          ...errorResponses(o.errors),
+        },
+      },
+    }),
+  };
+}
+
+/** List, create, read, update and delete of one resource, generated from its declaration. */
+export function registerResourceRoutes(kit: RouteKit) {
+  const { app, registry, model } = kit;
+  const { spec } = model;
+  const ids = componentIds(model);
+  const base = `${API_PREFIX}/${spec.path}`;
+  const plural = pascal(spec.path);
+
+  app.get(
+    base,
+    kit.options({
+      operationId: `list${plural}`,
+      summary: `List ${spec.path}`,
+      description: `Pages of ${spec.path} with sort, filter, include and sparse fieldsets. ${spec.description}`,
+      querystring: kit.queries.list,
+      success: { 200: Type.Ref(ids.list, { description: `A page of ${spec.path}` }) },
+      errors: [400, 401, 403, 406],
+    }),
+    async (request) => {
+      const ctx = kit.ctx(request);
+      spec.policy.list(ctx);
+      const query = parseListQuery(registry, model, request.query as RawQuery);
+      return { ...(await listRows(ctx, registry, model, query, base, request.query as RawQuery)), jsonapi };
+    },
+  );
+
+  app.post(
+    base,
+    kit.options({
+      operationId: `create${spec.name}`,
+      summary: `Create a ${spec.type}`,
+      description: `Creates a ${spec.type}; answers 201 with its Location. Client-generated ids are refused (403).`,
+      body: Type.Ref(ids.create),
+      success: { 201: Type.Ref(ids.document, { description: `The created ${spec.type}` }) },
+      errors: [400, 401, 403, 404, 406, 409, 415, 422],
+    }),
+    async (request, reply) => {
+      const { data } = request.body as ResourceBody;
+      if (data.id !== undefined) throw forbidden('Client-generated ids are not supported', '/data/id');
+      const input = writeInput(data);
+      const row = await app.db.transaction(async (tx) => {
+        const ctx = kit.ctx(request, tx);
+        await spec.policy.create(ctx, input);
+        await checkRelated(ctx, registry, model, input.relationships);
+        const values = await attributeValues(model, input.attributes);
+        foreignKeyValues(registry, model, input.relationships, values);
+        await spec.hooks?.beforeCreate?.(ctx, values, input);
+        const [created] = (await tx.insert(model.table).values(values).returning(model.selection)) as Row[];
+        await replaceToMany(ctx, registry, model, created!.id, input.relationships);
+        await spec.hooks?.afterCreate?.(ctx, created!, input);
+        return created!;
+      }).catch(rethrow(model));
+      const self = selfLink(model, row.id);
+      reply.code(201).header('Location', self);
+      return { data: toResource(model, row, new Map()), links: { self }, jsonapi };
+    },
+  );
+
+  app.get(
+    `${base}/:id`,
+    kit.options({
+      operationId: `get${spec.name}`,
+      summary: `Get a ${spec.type}`,
+      description: `One ${spec.type}, with include and sparse fieldsets.`,
+      params: true,
+      querystring: kit.queries.document,
+      success: { 200: Type.Ref(ids.document, { description: `The ${spec.type}` }) },
+      errors: [400, 401, 403, 404, 406],
+    }),
+    async (request) => {
+      const ctx = kit.ctx(request);
+      const row = await findRow(ctx, model, idOf(request));
+      spec.policy.read(ctx, row);
+      const query = parseDocumentQuery(registry, model, request.query as RawQuery);
+      const { data, included } = await renderRows(ctx, registry, model, [row], query);
+      return { data: data[0], ...(included ? { included } : {}), links: { self: selfLink(model, row.id) }, jsonapi };
+    },
+  );
+
+  app.patch(
+    `${base}/:id`,
+    kit.options({
+      operationId: `update${spec.name}`,
+      summary: `Update a ${spec.type}`,
+      description: `Changes the attributes and relationships the document names; others keep their values.`,
+      params: true,
+      body: Type.Ref(ids.update),
+      success: { 200: Type.Ref(ids.document, { description: `The updated ${spec.type}` }) },
+      errors: [400, 401, 403, 404, 406, 409, 415, 422],
+    }),
+    async (request) => {
+      const { data } = request.body as ResourceBody;
+      if (data.id !== idOf(request)) throw conflict('The id in the document does not match the URL', '/data/id');
+      const input = writeInput(data);
+      const row = await app.db.transaction(async (tx) => {
+        const ctx = kit.ctx(request, tx);
+        const current = await findRow(ctx, model, idOf(request));
+        await spec.policy.update(ctx, current, input);
+        await checkRelated(ctx, registry, model, input.relationships);
+        const values = await attributeValues(model, input.attributes);
+        foreignKeyValues(registry, model, input.relationships, values);
+        await spec.hooks?.beforeUpdate?.(ctx, current, values, input);
+        const [updated] = Object.keys(values).length
+          ? ((await tx.update(model.table).set(values).where(eq(model.id, current.id)).returning(model.selection)) as Row[])
+          : [current];
+        await replaceToMany(ctx, registry, model, current.id, input.relationships);
+        return updated!;
+      }).catch(rethrow(model));
+      return { data: toResource(model, row, new Map()), links: { self: selfLink(model, row.id) }, jsonapi };
+    },
+  );
+
+  app.delete(
+    `${base}/:id`,
+    kit.options({
+      operationId: `delete${spec.name}`,
+      summary: `Delete a ${spec.type}`,
+      description: spec.softDelete
+        ? `Soft delete: the record is kept with deleted-at set and disappears from every read.`
+        : `Deletes the ${spec.type}.`,
+      params: true,
+      success: { 200: Type.Ref('DeleteDocument', { description: 'Deleted' }) },
+      errors: [401, 403, 404, 406],
+    }),
+    async (request) => {
+      await app.db.transaction(async (tx) => {
+        const ctx = kit.ctx(request, tx);
+        const row = await findRow(ctx, model, idOf(request));
+        await spec.policy.delete(ctx, row);
+        await spec.hooks?.beforeDelete?.(ctx, row);
+        if (spec.softDelete) await tx.update(model.table).set({ [spec.softDelete]: new Date() }).where(eq(model.id, row.id));
+        else await tx.delete(model.table).where(eq(model.id, row.id));
+      });
+      return { meta: { message: 'Object successfully deleted' as const }, jsonapi };
+    },
+  );
+
+  registerRelationshipRoutes(kit);
+}

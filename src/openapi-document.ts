@@ -1,0 +1,21 @@
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+
+/**
+ * The OpenAPI document exactly as the app serves it at /docs/json. No database is needed:
+ * the pool connects lazily and building the document runs no query.
+ */
+export async function openapiDocument(): Promise<string> {
+  const config = loadConfig({ LOG_LEVEL: 'silent' });
+  const app = await buildApp({
+    ...config,
+    DATABASE_URL: 'postgres://openapi@127.0.0.1:1/openapi',
+    JWT_SECRET: 'openapi-document-generation-needs-no-secret',
+  });
+  try {
+    await app.ready();
+    return `${JSON.stringify(app.swagger(), null, 2)}\n`;
+  } finally {
+    await app.close();
+  }
+}

@@ -1,0 +1,65 @@
+import { Type } from '@sinclair/typebox';
+import { users } from '../../../db/schema/index.js';
+import { hashPassword } from '../../auth/password.js';
+import { defineResource } from '../../jsonapi/resource.js';
+import { DateTime, Nullable, Text, Url } from '../../jsonapi/types.js';
+import { userPolicy } from './policy.js';
+
+const name = (column: string, description: string) => ({ column, schema: Nullable(Text(255, { description })) });
+const url = (column: string, description: string, readOnly = false) => ({
+  column,
+  schema: Nullable(Url({ description })),
+  readOnly,
+});
+
+export const userResource = defineResource({
+  type: 'user',
+  path: 'users',
+  name: 'User',
+  tag: 'Users',
+  description:
+    'An account. Registration is open; a user reads and changes only their own record unless an administrator. ' +
+    'Deleting keeps the record with deleted-at set and ends its tokens.',
+  table: users,
+  softDelete: 'deletedAt',
+  attributes: {
+    email: {
+      column: 'email',
+      schema: Type.String({ format: 'email', maxLength: 254 }),
+      required: true,
+      write: (v) => ({ email: (v as string).trim() }),
+    },
+    password: {
+      schema: Type.String({ minLength: 8, maxLength: 128, description: 'at least 8 characters; never returned' }),
+      required: true,
+      writeOnly: true,
+      write: async (v) => ({ passwordHash: await hashPassword(v as string) }),
+    },
+    name: name('name', 'display name'),
+    'first-name': name('firstName', 'first name'),
+    'last-name': name('lastName', 'last name'),
+    details: { column: 'details', schema: Nullable(Text(10_000)) },
+    contact: { column: 'contact', schema: Nullable(Text(1000)) },
+    'avatar-url': url('avatarUrl', 'the uploaded avatar'),
+    'facebook-url': url('facebookUrl', 'Facebook profile'),
+    'twitter-url': url('twitterUrl', 'Twitter profile'),
+    'instagram-url': url('instagramUrl', 'Instagram profile'),
+    'google-plus-url': url('googlePlusUrl', 'Google+ profile'),
+    'original-image-url': url('originalImageUrl', 'avatar as uploaded', true),
+    'thumbnail-image-url': url('thumbnailImageUrl', 'avatar thumbnail', true),
+    'small-image-url': url('smallImageUrl', 'small avatar', true),
+    'icon-image-url': url('iconImageUrl', 'avatar icon', true),
+    'is-admin': {
+      column: 'isAdmin',
+      schema: Type.Boolean({ description: 'administrator; only a super admin may change it' }),
+    },
+    'is-super-admin': {
+      column: 'isSuperAdmin',
+      schema: Type.Boolean({ description: 'super administrator; only a super admin may change it' }),
+    },
+    'created-at': { column: 'createdAt', schema: DateTime(), readOnly: true },
+    'deleted-at': { column: 'deletedAt', schema: Nullable(DateTime()), readOnly: true },
+  },
+  policy: userPolicy,
+  unique: { users_email_key: { attribute: 'email', detail: 'A user with this email already exists' } },
+});

@@ -1,0 +1,42 @@
+import { eq, sql } from 'drizzle-orm';
+import { isStaff, type Caller } from '../../auth/caller.js';
+import { forbidden, unauthorized } from '../../jsonapi/errors.js';
+import type { Ctx, Policy, Row, WriteInput } from '../../jsonapi/resource.js';
+
+const loggedIn = (ctx: Ctx): Caller => {
+  if (!ctx.caller) throw unauthorized();
+  return ctx.caller;
+};
+
+/** The user themself or an administrator; only a super admin touches a super admin's account. */
+function selfOrAdmin(ctx: Ctx, row: Row) {
+  const caller = loggedIn(ctx);
+  if (caller.id === row.id) return;
+  if (!isStaff(caller)) throw forbidden('Only the user themself or an administrator may do this');
+  if (row.isSuperAdmin && !caller.isSuperAdmin) throw forbidden('Super admin access is required');
+}
+
+/** Role flags change only by a super admin's hand; sending the current value back is harmless. */
+function guardRoleFlags(caller: Caller | null, input: WriteInput, row?: Row) {
+  for (const [wire, key] of [['is-admin', 'isAdmin'], ['is-super-admin', 'isSuperAdmin']] as const) {
+    const wanted = input.attributes[wire];
+    if (wanted === undefined || wanted === (row ? row[key] : false)) continue;
+    if (!caller?.isSuperAdmin) throw forbidden('Super admin access is required', `/data/attributes/${wire}`);
+  }
+}
+
+export const userPolicy: Policy = {
+  scope: (ctx, t) => (isStaff(ctx.caller) ? undefined : ctx.caller ? eq(t.id!, ctx.caller.id) : sql`false`),
+  list(ctx) {
+    if (!isStaff(loggedIn(ctx))) throw forbidden('Admin access is required');
+  },
+  read: selfOrAdmin,
+  create(ctx, input) {
+    guardRoleFlags(ctx.caller, input);
+  },
+  update(ctx, row, input) {
+    selfOrAdmin(ctx, row);
+    guardRoleFlags(ctx.caller, input, row);
+  },
+  delete: selfOrAdmin,
+};

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runMigrations } from '../db/migrate.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.js';
+import { buildApp } from './app.js';
+import { ensureSuperAdmin } from './auth/super-admin.js';
+import { loadConfig } from './config.js';
+
+/** A JWT secret kept under DATA_DIR so tokens survive restarts when JWT_SECRET is not set. */
+async function persistedSecret(dataDir: string): Promise<string> {
+  const file = join(dataDir, 'jwt-secret');
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch {
+    const secret = randomBytes(48).toString('base64url');
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}
+
+async function main() {
+  const config = loadConfig();
+  let embedded: EmbeddedDatabase | undefined;
+  let url = config.DATABASE_URL;
+  if (!url) {
+    embedded = await startEmbeddedPostgres(join(config.DATA_DIR, 'postgres'));
+    url = embedded.url;
+  }
+  await runMigrations(url);
+  const app = await buildApp({ ...config, DATABASE_URL: url, JWT_SECRET: config.JWT_SECRET ?? (await persistedSecret(config.DATA_DIR)) });
+  if (config.SUPER_ADMIN_EMAIL && config.SUPER_ADMIN_PASSWORD) {
+    const outcome = await ensureSuperAdmin(app.db, config.SUPER_ADMIN_EMAIL, config.SUPER_ADMIN_PASSWORD);
+    app.log.info(`super admin ${config.SUPER_ADMIN_EMAIL} ${outcome}`);
+  }
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: shutting down`);
+    await app.close();
+    await embedded?.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const base = `http://localhost:${port}`;
+  console.log(`API:              ${base}/v1`);
+  console.log(`Swagger UI:       ${base}/docs`);
+  console.log(`OpenAPI document: ${base}/docs/json`);
+  console.log(`Database:         ${embedded ? `embedded PostgreSQL under ${join(config.DATA_DIR, 'postgres')}` : 'DATABASE_URL'}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
