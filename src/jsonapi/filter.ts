@@ -40,12 +40,16 @@ function coerce(name: string, field: Field, val: unknown): unknown {
       throw fail(`"${name}" takes a boolean`);
     case 'date-time': {
       const d = typeof val === 'string' ? new Date(val) : undefined;
-      if (!d || Number.isNaN(d.getTime())) throw fail(`"${name}" takes an ISO 8601 date-time`);
+      // JavaScript dates reach far beyond what PostgreSQL accepts; years 1-9999 are safe on both sides.
+      const year = d?.getUTCFullYear() ?? NaN;
+      if (!d || Number.isNaN(d.getTime()) || year < 1 || year > 9999) throw fail(`"${name}" takes an ISO 8601 date-time`);
       return d;
     }
     default:
       if (typeof val !== 'string' && typeof val !== 'number') throw fail(`"${name}" takes a string`);
       if (String(val).length > MAX_STRING) throw fail(`value of "${name}" is too long`);
+      // PostgreSQL text cannot hold NUL: the statement would fail with a 500.
+      if (String(val).includes('\u0000')) throw fail(`value of "${name}" contains a NUL character`);
       return String(val);
   }
 }

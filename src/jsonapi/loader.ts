@@ -1,4 +1,5 @@
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Model, Registry } from './model.js';
 import type { Fieldsets, IncludeTree } from './query.js';
 import type { Ctx, RelationshipSpec, Row } from './resource.js';
@@ -6,6 +7,12 @@ import { toResource, type Identifier, type Linkage, type ResourceObject } from '
 
 const PARENT = '__parent';
 const key = (type: string, id: unknown) => `${type}:${id}`;
+
+/**
+ * `column = ANY($1)` with the ids as one array parameter: the SQL text stays the same whatever the
+ * number of ids, so one prepared statement serves every batch.
+ */
+export const anyOf = (column: PgColumn, ids: unknown[]): SQL => sql`${column} = any(${sql.param(ids)})`;
 
 /** Rows of `model` the caller may see: live (not soft-deleted) and within the policy's scope. */
 export function visible(ctx: Ctx, model: Model, ...extra: (SQL | undefined)[]): SQL | undefined {
@@ -19,7 +26,7 @@ export async function fetchRelated(ctx: Ctx, registry: Registry, rel: Relationsh
   if (rel.kind === 'toOne') {
     const ids = [...new Set(parents.map((p) => p[rel.column]).filter((v) => v !== null && v !== undefined))];
     if (ids.length === 0) return [];
-    const rows = await db.select(target.selection).from(target.table).where(visible(ctx, target, inArray(target.id, ids)));
+    const rows = await db.select(target.selection).from(target.table).where(visible(ctx, target, anyOf(target.id, ids)));
     return rows as Row[];
   }
   const parentIds = [...new Set(parents.map((p) => p.id))];
@@ -29,7 +36,7 @@ export async function fetchRelated(ctx: Ctx, registry: Registry, rel: Relationsh
     const rows = await db
       .select({ ...target.selection, [PARENT]: fk })
       .from(target.table)
-      .where(visible(ctx, target, inArray(fk, parentIds)))
+      .where(visible(ctx, target, anyOf(fk, parentIds)))
       .orderBy(target.id);
     return rows as unknown as Row[];
   }
@@ -39,7 +46,7 @@ export async function fetchRelated(ctx: Ctx, registry: Registry, rel: Relationsh
     .select({ ...target.selection, [PARENT]: join[from]! })
     .from(target.table)
     .innerJoin(table, eq(join[to]!, target.id))
-    .where(visible(ctx, target, inArray(join[from]!, parentIds)))
+    .where(visible(ctx, target, anyOf(join[from]!, parentIds)))
     .orderBy(target.id);
   return rows as unknown as Row[];
 }

@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { conflict, notFound, unprocessable } from './errors.js';
 import { compileFilter } from './filter.js';
-import { loadIncludes, visible } from './loader.js';
-import type { Model, Registry } from './model.js';
+import { anyOf, loadIncludes, visible } from './loader.js';
+import { valueKind, type Model, type Registry } from './model.js';
 import type { DocumentQuery, ListQuery } from './query.js';
 import type { Ctx, Row, ToManySpec, WriteInput } from './resource.js';
 import { toResource, type Linkage } from './serialize.js';
@@ -93,12 +93,29 @@ export async function listRows(
   };
 }
 
+/** True when a string anywhere in the value holds a NUL character, which PostgreSQL text and jsonb refuse. */
+const hasNul = (value: unknown): boolean =>
+  typeof value === 'string'
+    ? value.includes('\u0000')
+    : typeof value === 'object' && value !== null && Object.values(value).some(hasNul);
+
+/** A written date-time as the Date a timestamp column takes; years PostgreSQL cannot store are refused. */
+function dateValue(wire: string, value: string): Date {
+  const d = new Date(value);
+  const year = d.getUTCFullYear();
+  if (Number.isNaN(d.getTime()) || year < 1 || year > 9999)
+    throw unprocessable('Not a date-time between the years 1 and 9999', `/data/attributes/${wire}`);
+  return d;
+}
+
 /** Column values for written attributes, through each attribute's `write` when it has one. */
 export async function attributeValues(model: Model, attributes: Record<string, unknown>) {
   const values: Record<string, unknown> = {};
   for (const [wire, value] of Object.entries(attributes)) {
+    if (hasNul(value)) throw unprocessable('Text must not contain NUL characters', `/data/attributes/${wire}`);
     const attr = model.spec.attributes[wire]!;
     if (attr.write) Object.assign(values, await attr.write(value));
+    else if (typeof value === 'string' && valueKind(attr.schema) === 'date-time') values[attr.column!] = dateValue(wire, value);
     else values[attr.column!] = value;
   }
   return values;
@@ -124,7 +141,7 @@ export async function checkRelated(ctx: Ctx, registry: Registry, model: Model, r
         throw notFound(`Related ${target.type} "${id}" not found`);
       }
     });
-    const found = await ctx.db.select({ id: target.id }).from(target.table).where(visible(ctx, target, inArray(target.id, parsed)));
+    const found = await ctx.db.select({ id: target.id }).from(target.table).where(visible(ctx, target, anyOf(target.id, parsed)));
     if (found.length !== parsed.length) {
       const have = new Set(found.map((f) => String(f.id)));
       throw notFound(`Related ${target.type} "${wanted.find((id) => !have.has(String(parseId(target, id))))}" not found`);
@@ -174,9 +191,13 @@ export async function changeLinks(
     .onConflictDoNothing();
 }
 
-/** Constraint violations as client errors: a declared unique index answers 409 pointing at its attribute. */
-export function translateDbError(model: Model, err: unknown): unknown {
+/**
+ * Constraint violations as client errors: a declared unique index answers 409 pointing at its
+ * attribute; deleting a record that others still reference answers 409.
+ */
+export function translateDbError(model: Model, err: unknown, deleting = false): unknown {
   const pg = ((err as { cause?: unknown }).cause ?? err) as { code?: string; constraint_name?: string };
+  if (deleting && pg.code === '23503') return conflict(`The ${model.type} is still referenced by other records`);
   if (pg.code === '23505') {
     const known = pg.constraint_name ? model.spec.unique?.[pg.constraint_name] : undefined;
     return known

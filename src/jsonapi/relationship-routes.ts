@@ -3,7 +3,9 @@ import { eq, inArray, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { fetchRelated, linkageByParent } from './loader.js';
 import { pascal } from './names.js';
-import { changeLinks, checkRelated, findRow, foreignKeyValues, linkageIds, listRows, renderRows } from './operations.js';
+import {
+  changeLinks, checkRelated, findRow, foreignKeyValues, linkageIds, listRows, renderRows, translateDbError,
+} from './operations.js';
 import { parseDocumentQuery, parseListQuery, type RawQuery } from './query.js';
 import { componentIds, isWritable } from './resource-schemas.js';
 import type { Ctx, RelationshipSpec, Row } from './resource.js';
@@ -77,6 +79,8 @@ function linkageRoutes(kit: RouteKit, name: string, rel: RelationshipSpec) {
         await changeLinks(ctx, registry, model, name, row.id, relationships[name] as string[], mode);
       }
       return document(ctx, row);
+    }).catch((err: unknown) => {
+      throw translateDbError(model, err);
     });
   };
   const writeOptions = (verb: string, operationId: string, description: string) =>

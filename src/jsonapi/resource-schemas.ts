@@ -9,6 +9,9 @@ const linkageSchema = (rel: RelationshipSpec) =>
   rel.kind === 'toOne'
     ? Type.Union([identifierOf(rel.type), Type.Null()])
     : Type.Array(identifierOf(rel.type), { maxItems: 1000 });
+/** Linkage a request may send: a required to-one cannot be cleared. */
+const writeLinkageSchema = (rel: RelationshipSpec) =>
+  rel.kind === 'toOne' && rel.required ? identifierOf(rel.type) : linkageSchema(rel);
 
 /** Writable relationships: a to-one foreign key, or a to-many join table. */
 export const isWritable = (rel: RelationshipSpec) => !rel.readOnly && (rel.kind === 'toOne' || !!rel.through);
@@ -57,7 +60,7 @@ function writableRelationships(model: Model, create: boolean) {
   const props: Record<string, TSchema> = {};
   for (const [name, rel] of model.relationships) {
     if (!isWritable(rel)) continue;
-    const member = Type.Object({ data: linkageSchema(rel) }, { additionalProperties: false });
+    const member = Type.Object({ data: writeLinkageSchema(rel) }, { additionalProperties: false });
     props[name] = create && rel.kind === 'toOne' && rel.required ? member : Type.Optional(member);
   }
   return props;
@@ -161,7 +164,7 @@ export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
     );
     if (isWritable(rel)) {
       schemas.push(
-        Type.Object({ data: linkageSchema(rel) }, { $id: ids.relationshipRequest(name), additionalProperties: false }),
+        Type.Object({ data: writeLinkageSchema(rel) }, { $id: ids.relationshipRequest(name), additionalProperties: false }),
       );
     }
   }

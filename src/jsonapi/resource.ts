@@ -44,7 +44,7 @@ export interface ToOneSpec extends RelationshipBase {
   kind: 'toOne';
   /** Key of the foreign-key column on this resource's table. */
   column: string;
-  /** A create request must name it. */
+  /** A create request must name it, and no request may set it to null. */
   required?: boolean;
 }
 
