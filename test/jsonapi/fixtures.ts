@@ -1,0 +1,229 @@
+/**
+ * Fixture resources for the engine's own tests: authors (soft delete) write articles (soft delete,
+ * hidden from anonymous callers until published), articles carry tags through a join table and
+ * have comments. They exercise every kind of relationship the engine supports.
+ */
+import { Type } from '@sinclair/typebox';
+import { eq } from 'drizzle-orm';
+import { boolean, integer, pgTable, primaryKey, serial, text, timestamp, varchar } from 'drizzle-orm/pg-core';
+import type { Test } from 'tap';
+import { notFound, unauthorized } from '../../src/jsonapi/errors.js';
+import { defineResource, type Ctx, type Policy } from '../../src/jsonapi/resource.js';
+import { DateTime, Nullable, Text } from '../../src/jsonapi/types.js';
+import { userResource } from '../../src/resources/users/index.js';
+import { buildTestApp, call, JSONAPI, type TestApp } from '../helpers/app.js';
+import { createUser, type TestUser } from '../helpers/users.js';
+
+const stamp = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+
+export const authors = pgTable('authors', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 100 }).notNull(),
+  deletedAt: stamp('deleted_at'),
+});
+
+export const articles = pgTable('articles', {
+  id: serial('id').primaryKey(),
+  title: varchar('title', { length: 200 }).notNull(),
+  body: text('body'),
+  rating: integer('rating'),
+  published: boolean('published').notNull().default(false),
+  publishedAt: stamp('published_at'),
+  authorId: integer('author_id'),
+  deletedAt: stamp('deleted_at'),
+});
+
+export const tags = pgTable('tags', { id: serial('id').primaryKey(), label: varchar('label', { length: 50 }).notNull() });
+
+export const articleTags = pgTable(
+  'article_tags',
+  { articleId: integer('article_id').notNull(), tagId: integer('tag_id').notNull() },
+  (t) => [primaryKey({ columns: [t.articleId, t.tagId] })],
+);
+
+export const comments = pgTable('comments', {
+  id: serial('id').primaryKey(),
+  articleId: integer('article_id').notNull(),
+  text: text('text').notNull(),
+});
+
+export const setupSql = `
+  CREATE TABLE authors (id serial PRIMARY KEY, name varchar(100) NOT NULL, deleted_at timestamptz(3));
+  CREATE TABLE articles (
+    id serial PRIMARY KEY, title varchar(200) NOT NULL, body text, rating integer,
+    published boolean NOT NULL DEFAULT false, published_at timestamptz(3),
+    author_id integer REFERENCES authors(id), deleted_at timestamptz(3));
+  CREATE TABLE tags (id serial PRIMARY KEY, label varchar(50) NOT NULL);
+  -- A tag still in use cannot be deleted (no cascade): the engine must answer that as a conflict.
+  CREATE TABLE article_tags (
+    article_id integer NOT NULL REFERENCES articles(id) ON DELETE CASCADE,
+    tag_id integer NOT NULL REFERENCES tags(id),
+    PRIMARY KEY (article_id, tag_id));
+  CREATE TABLE comments (id serial PRIMARY KEY, article_id integer NOT NULL REFERENCES articles(id), text text NOT NULL);
+`;
+
+/**
+ * Authors 1 Ann, 2 Bob, 3 Cid (soft-deleted), 4 Dee (no articles). Articles: 1 Alpha, 2 Beta (Ann),
+ * 3 Gamma (Bob, unpublished), 4 Delta (Bob), 5 Epsilon (Cid), 6 Zeta (no author), 7 Eta (Ann,
+ * soft-deleted). Tags 1 news, 2 tech, 3 life, 4 unused.
+ */
+export const seedSql = `
+  INSERT INTO authors (name, deleted_at) VALUES ('Ann', NULL), ('Bob', NULL), ('Cid', now()), ('Dee', NULL);
+  INSERT INTO articles (title, body, rating, published, published_at, author_id, deleted_at) VALUES
+    ('Alpha', 'a body', 5, true, '2024-01-01T00:00:00Z', 1, NULL),
+    ('Beta', 'b body', 3, true, '2024-02-01T00:00:00Z', 1, NULL),
+    ('Gamma', NULL, NULL, false, NULL, 2, NULL),
+    ('Delta', 'd body', 3, true, '2024-03-01T00:00:00Z', 2, NULL),
+    ('Epsilon', 'e body', 1, true, '2024-04-01T00:00:00Z', 3, NULL),
+    ('Zeta', 'z body', 4, true, '2024-05-01T00:00:00Z', NULL, NULL),
+    ('Eta', 'h body', 2, true, '2024-06-01T00:00:00Z', 1, now());
+  INSERT INTO tags (label) VALUES ('news'), ('tech'), ('life'), ('unused');
+  INSERT INTO article_tags VALUES (1, 1), (1, 2), (2, 2), (3, 1), (4, 3), (7, 1);
+  INSERT INTO comments (article_id, text) VALUES (1, 'first'), (1, 'second'), (3, 'hidden'), (4, 'on delta'), (7, 'gone');
+`;
+
+const loggedIn = (ctx: Ctx) => {
+  if (!ctx.caller) throw unauthorized();
+};
+
+/** Anyone reads; a logged-in caller writes. */
+const openPolicy: Policy = {
+  scope: () => undefined,
+  list() {},
+  read() {},
+  create: loggedIn,
+  update: loggedIn,
+  delete: loggedIn,
+};
+
+/** Unpublished articles exist only for logged-in callers. */
+const articlePolicy: Policy = {
+  ...openPolicy,
+  scope: (ctx, t) => (ctx.caller ? undefined : eq(t.published!, true)),
+  read(ctx, row) {
+    if (!ctx.caller && !row.published) throw notFound();
+  },
+};
+
+export const authorResource = defineResource({
+  type: 'author',
+  path: 'authors',
+  name: 'Author',
+  tag: 'Authors',
+  description: 'A fixture author.',
+  table: authors,
+  softDelete: 'deletedAt',
+  attributes: { name: { column: 'name', schema: Text(100, { minLength: 1 }), required: true } },
+  relationships: { articles: { kind: 'toMany', type: 'article', foreignKey: 'authorId' } },
+  policy: openPolicy,
+});
+
+export const articleResource = defineResource({
+  type: 'article',
+  path: 'articles',
+  name: 'Article',
+  tag: 'Articles',
+  description: 'A fixture article.',
+  table: articles,
+  softDelete: 'deletedAt',
+  attributes: {
+    title: { column: 'title', schema: Text(200, { minLength: 1 }), required: true },
+    body: { column: 'body', schema: Nullable(Text(10_000)) },
+    rating: { column: 'rating', schema: Nullable(Type.Integer({ minimum: 0, maximum: 5 })) },
+    published: { column: 'published', schema: Type.Boolean() },
+    'published-at': { column: 'publishedAt', schema: Nullable(DateTime()) },
+  },
+  relationships: {
+    author: { kind: 'toOne', type: 'author', column: 'authorId' },
+    tags: { kind: 'toMany', type: 'tag', through: { table: articleTags, from: 'articleId', to: 'tagId' } },
+    comments: { kind: 'toMany', type: 'comment', foreignKey: 'articleId' },
+  },
+  policy: articlePolicy,
+});
+
+export const tagResource = defineResource({
+  type: 'tag',
+  path: 'tags',
+  name: 'Tag',
+  tag: 'Tags',
+  description: 'A fixture tag.',
+  table: tags,
+  attributes: { label: { column: 'label', schema: Text(50, { minLength: 1 }), required: true } },
+  relationships: {
+    articles: { kind: 'toMany', type: 'article', through: { table: articleTags, from: 'tagId', to: 'articleId' } },
+  },
+  policy: openPolicy,
+});
+
+export const commentResource = defineResource({
+  type: 'comment',
+  path: 'comments',
+  name: 'Comment',
+  tag: 'Comments',
+  description: 'A fixture comment.',
+  table: comments,
+  attributes: { text: { column: 'text', schema: Text(1000, { minLength: 1 }), required: true } },
+  relationships: { article: { kind: 'toOne', type: 'article', column: 'articleId', required: true } },
+  policy: openPolicy,
+});
+
+export const fixtureResources = [authorResource, articleResource, tagResource, commentResource, userResource];
+
+export interface FixtureApp extends TestApp {
+  /** A logged-in (non-admin) caller: sees unpublished articles and may write. */
+  user: TestUser;
+  /** Runs raw SQL on the test database (the statement is counted in `queries`). */
+  sql(query: string): Promise<Record<string, unknown>[]>;
+  /** Number of rows in a table, soft-deleted ones included. */
+  count(table: string): Promise<number>;
+}
+
+/** The app serving the fixtures on a database of its own, seeded unless `seed` is false. */
+export async function fixtureApp(t: Test, { seed = true, extraSql = '' } = {}): Promise<FixtureApp> {
+  const test = await buildTestApp(t, {}, { resources: fixtureResources, setupSql: setupSql + (seed ? seedSql : '') + extraSql });
+  const user = await createUser(test.app);
+  const sql = async (query: string) => [...(await test.app.sql.unsafe(query))] as Record<string, unknown>[];
+  const count = async (table: string) => Number((await sql(`SELECT count(*) AS n FROM ${table}`))[0]!.n);
+  return { ...test, user, sql, count };
+}
+
+type Response = Awaited<ReturnType<typeof call>>;
+
+/** The parts every JSON:API answer shares: status, exact media type, and the jsonapi member. */
+export function assertDocument(t: Test, res: Response, status: number) {
+  t.equal(res.status, status, `status ${status}`);
+  t.equal(res.headers['content-type'], JSONAPI, 'content-type is exactly the JSON:API media type');
+  t.same(res.body?.jsonapi, { version: '1.0' }, 'jsonapi member');
+}
+
+/** An error document with that status whose first error has exactly that `source` (or none). */
+export function assertError(
+  t: Test,
+  res: Response,
+  status: number,
+  source?: { pointer?: string; parameter?: string },
+  detail?: string | RegExp,
+) {
+  assertDocument(t, res, status);
+  t.same(Object.keys(res.body).sort(), ['errors', 'jsonapi'], 'an error document has only errors and jsonapi');
+  const errors: Record<string, unknown>[] = res.body.errors ?? [];
+  t.ok(errors.length >= 1, 'at least one error');
+  for (const e of errors) {
+    t.equal(e.status, String(status), 'error status is the HTTP status as a string');
+    t.type(e.title, 'string');
+    t.type(e.detail, 'string');
+    t.ok(Object.keys(e).every((k) => ['status', 'title', 'detail', 'source'].includes(k)), 'no other error members');
+  }
+  const [error] = errors;
+  t.strictSame(error?.source, source, 'error source (of the first error)');
+  if (detail !== undefined) t.match(error?.detail, detail);
+}
+
+/** The resource identifiers of a list of resource objects, in order. */
+export const idsOf = (data: { id: string }[]) => data.map((r) => r.id);
+
+/** The expected `relationships.<name>.links` of a resource. */
+export const relLinks = (path: string, id: string | number, name: string) => ({
+  self: `/v1/${path}/${id}/relationships/${name}`,
+  related: `/v1/${path}/${id}/${name}`,
+});
