@@ -42,8 +42,10 @@ export default fp(
   async (app, options: AuthOptions) => {
     await app.register(fastifyJwt, {
       secret: options.secret,
-      sign: { algorithm: 'HS256', expiresIn: options.expiresIn * 1000 },
-      verify: { algorithms: ['HS256'] },
+      // @fastify/jwt reads a numeric expiresIn as seconds (it converts to fast-jwt's milliseconds itself).
+      sign: { algorithm: 'HS256', expiresIn: options.expiresIn },
+      // A token without an expiry would never end, whoever signed it.
+      verify: { algorithms: ['HS256'], requiredClaims: ['exp'] },
     });
     app.decorateRequest('caller', null);
 
@@ -59,7 +61,9 @@ export default fp(
         const expired = (err as { code?: string }).code === 'FAST_JWT_EXPIRED';
         throw unauthorized(expired ? 'Token has expired' : 'Invalid token');
       }
-      if (!Number.isInteger(identity)) throw unauthorized('Invalid token');
+      // Ids are positive int4 values; a larger number would fail in PostgreSQL rather than match nothing.
+      if (!Number.isInteger(identity) || (identity as number) < 1 || (identity as number) > 2147483647)
+        throw unauthorized('Invalid token');
       const [caller] = await app.db
         .select({ id: users.id, email: users.email, isAdmin: users.isAdmin, isSuperAdmin: users.isSuperAdmin })
         .from(users)

@@ -4,12 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import { users } from '../../db/schema/index.js';
 import { unauthorized } from '../jsonapi/errors.js';
 import { errorResponses } from '../jsonapi/routes.js';
+import { Email } from '../jsonapi/types.js';
 import { verifyPassword } from './password.js';
 
 const LoginRequest = Type.Object(
   {
-    email: Type.String({ format: 'email', maxLength: 254 }),
-    password: Type.String({ minLength: 1, maxLength: 1024 }),
+    email: Email(),
+    password: Type.String({ minLength: 1, maxLength: 1024, writeOnly: true }),
   },
   { $id: 'LoginRequest', additionalProperties: false },
 );
@@ -31,7 +32,10 @@ export default async function authRoutes(app: FastifyInstance, options: { expire
     security: [],
     consumes: ['application/json'],
     body: Type.Ref(LoginRequest),
-    response: { 200: Type.Ref(LoginResponse, { description: 'The access token' }), ...errorResponses([400, 401, 422]) },
+    response: {
+      200: Type.Ref(LoginResponse, { description: 'The access token' }),
+      ...errorResponses([400, 401, 422], { 401: 'The email or password is wrong, or the account is deleted' }),
+    },
   });
   const login = async (request: { body: unknown }) => {
     const { email, password } = request.body as Static<typeof LoginRequest>;

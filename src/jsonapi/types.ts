@@ -12,3 +12,16 @@ export const Url = (options: { description?: string } = {}) =>
   Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://', ...options });
 export const Text = (maxLength: number, options: { description?: string; minLength?: number } = {}) =>
   Type.String({ maxLength, ...options });
+
+// ajv-formats' `email` with blanks allowed around it: clients send pasted addresses, which
+// the write path trims; `format: 'email'` alone would refuse them before any trim could run.
+const ADDRESS =
+  "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*" +
+  '@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+export const Email = (options: { description?: string } = {}) =>
+  Type.String({
+    maxLength: 254,
+    pattern: `^\\s*${ADDRESS}\\s*$`,
+    description: 'an email address; surrounding blanks are trimmed',
+    ...options,
+  });

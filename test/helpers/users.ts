@@ -1,6 +1,9 @@
+import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
+import type { Test } from 'tap';
 import { users } from '../../db/schema/index.js';
+import { hashPassword } from '../../src/auth/password.js';
 import { call } from './app.js';
 
 let counter = 0;
@@ -37,3 +40,87 @@ export async function login(app: FastifyInstance, email: string, password: strin
   if (res.statusCode !== 200) throw new Error(`login: ${res.statusCode} ${res.body}`);
   return res.json().access_token as string;
 }
+
+/** Number of rows in `users`, deleted ones included: bad requests must leave it unchanged. */
+export async function countUsers(app: FastifyInstance): Promise<number> {
+  const [row] = await app.sql<{ n: number }[]>`select count(*)::int as n from users`;
+  return row!.n;
+}
+
+export interface ErrorExpectation {
+  pointer?: string;
+  parameter?: string;
+  detail?: string | RegExp;
+}
+
+/**
+ * Asserts a whole JSON:API error document: the status, the exact media type, only `errors` and
+ * `jsonapi` at the top, and error objects made of status/title/detail/source only.
+ */
+export function expectError(
+  t: Test,
+  res: { status: number; headers: Record<string, unknown>; body: unknown },
+  status: number,
+  expected: ErrorExpectation = {},
+) {
+  t.equal(res.status, status, `status ${status}`);
+  t.equal(res.headers['content-type'], 'application/vnd.api+json', 'error media type');
+  const body = res.body as { errors?: Record<string, unknown>[]; jsonapi?: unknown };
+  t.same(Object.keys(body ?? {}).sort(), ['errors', 'jsonapi'], 'only errors and jsonapi');
+  t.same(body?.jsonapi, { version: '1.0' }, 'jsonapi version');
+  t.ok(Array.isArray(body?.errors) && body.errors.length > 0, 'at least one error');
+  for (const error of body?.errors ?? []) {
+    t.equal(error.status, String(status), 'error status is the HTTP status as a string');
+    t.ok(typeof error.title === 'string' && typeof error.detail === 'string', 'title and detail');
+    t.ok(Object.keys(error).every((k) => ['status', 'title', 'detail', 'source'].includes(k)), 'no other members');
+    t.notOk(JSON.stringify(error).includes('    at '), 'no stack trace');
+  }
+  const first = body?.errors?.[0];
+  if (expected.pointer !== undefined) t.same(first?.source, { pointer: expected.pointer }, 'source.pointer');
+  if (expected.parameter !== undefined) t.same(first?.source, { parameter: expected.parameter }, 'source.parameter');
+  if (expected.detail !== undefined) t.match(first?.detail, expected.detail, 'detail');
+  return first;
+}
+
+const SEED_PASSWORD = 'seeded user password';
+let seedHash: Promise<string> | undefined;
+
+/**
+ * A user inserted straight into the table (one shared argon2 hash) with a token from the app's
+ * own issuer: for tests that need many accounts but do not test registration or login.
+ * `password` logs in as usual.
+ */
+export async function seedUser(app: FastifyInstance, { admin = false, superAdmin = false } = {}): Promise<TestUser> {
+  const email = `account${++counter}-${process.pid}@example.com`;
+  seedHash ??= hashPassword(SEED_PASSWORD);
+  const [row] = await app.db
+    .insert(users)
+    .values({ email, passwordHash: await seedHash, isAdmin: admin || superAdmin, isSuperAdmin: superAdmin })
+    .returning({ id: users.id });
+  return { id: String(row!.id), email, password: SEED_PASSWORD, token: app.issueToken(row!.id) };
+}
+
+const jwtPart = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/**
+ * A JWT built by hand, so tests can forge what a library would refuse to produce: another
+ * secret, another algorithm in the header, `alg: none` (`hmac: null`), claims in the past.
+ */
+export function craftToken(
+  payload: Record<string, unknown>,
+  options: { secret: string; header?: Record<string, unknown>; hmac?: string | null },
+): string {
+  const { secret, header = { alg: 'HS256', typ: 'JWT' }, hmac = 'sha256' } = options;
+  const signed = `${jwtPart(header)}.${jwtPart(payload)}`;
+  const signature = hmac === null ? '' : createHmac(hmac, secret).update(signed).digest('base64url');
+  return `${signed}.${signature}`;
+}
+
+/** The header and claims of a token, unverified. */
+export function decodeToken(token: string): { header: Record<string, unknown>; claims: Record<string, number> } {
+  const [header, claims] = token.split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()));
+  return { header, claims };
+}
+
+/** The current time in JWT seconds. */
+export const nowSeconds = () => Math.floor(Date.now() / 1000);

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { users } from '../../../db/schema/index.js';
 import { hashPassword } from '../../auth/password.js';
 import { defineResource } from '../../jsonapi/resource.js';
-import { DateTime, Nullable, Text, Url } from '../../jsonapi/types.js';
+import { DateTime, Email, Nullable, Text, Url } from '../../jsonapi/types.js';
 import { userPolicy } from './policy.js';
 
 const name = (column: string, description: string) => ({ column, schema: Nullable(Text(255, { description })) });
@@ -25,7 +25,7 @@ export const userResource = defineResource({
   attributes: {
     email: {
       column: 'email',
-      schema: Type.String({ format: 'email', maxLength: 254 }),
+      schema: Email(),
       required: true,
       write: (v) => ({ email: (v as string).trim() }),
     },

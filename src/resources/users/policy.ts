@@ -8,12 +8,17 @@ const loggedIn = (ctx: Ctx): Caller => {
   return ctx.caller;
 };
 
-/** The user themself or an administrator; only a super admin touches a super admin's account. */
-function selfOrAdmin(ctx: Ctx, row: Row) {
+/** The user themself or an administrator. */
+function selfOrAdmin(ctx: Ctx, row: Row): Caller {
   const caller = loggedIn(ctx);
-  if (caller.id === row.id) return;
-  if (!isStaff(caller)) throw forbidden('Only the user themself or an administrator may do this');
-  if (row.isSuperAdmin && !caller.isSuperAdmin) throw forbidden('Super admin access is required');
+  if (caller.id !== row.id && !isStaff(caller)) throw forbidden('Only the user themself or an administrator may do this');
+  return caller;
+}
+
+/** As selfOrAdmin, and only a super admin changes another super admin's account. */
+function mayChange(ctx: Ctx, row: Row) {
+  const caller = selfOrAdmin(ctx, row);
+  if (caller.id !== row.id && row.isSuperAdmin && !caller.isSuperAdmin) throw forbidden('Super admin access is required');
 }
 
 /** Role flags change only by a super admin's hand; sending the current value back is harmless. */
@@ -35,8 +40,8 @@ export const userPolicy: Policy = {
     guardRoleFlags(ctx.caller, input);
   },
   update(ctx, row, input) {
-    selfOrAdmin(ctx, row);
+    mayChange(ctx, row);
     guardRoleFlags(ctx.caller, input, row);
   },
-  delete: selfOrAdmin,
+  delete: mayChange,
 };

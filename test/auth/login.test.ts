@@ -1,0 +1,123 @@
+/** POST /v1/auth/login and its alias POST /auth/session. */
+import t from 'tap';
+import { buildTestApp, call } from '../helpers/app.js';
+import { countUsers, createUser, expectError } from '../helpers/users.js';
+
+const PATHS = ['/v1/auth/login', '/auth/session'];
+const MB = 1024 * 1024;
+
+t.test('login', async (t) => {
+  const { app } = await buildTestApp(t);
+  const user = await createUser(app);
+  const post = async (url: string, payload: unknown, headers: Record<string, string> = {}) => {
+    const res = await app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json', ...headers },
+      ...(payload === undefined ? {} : { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) }),
+    });
+    return { status: res.statusCode, headers: res.headers, body: res.body ? res.json() : undefined };
+  };
+
+  for (const path of PATHS) {
+    t.test(`${path} answers {access_token} for the right email and password`, async (t) => {
+      const res = await post(path, { email: user.email, password: user.password });
+      t.equal(res.status, 200);
+      t.match(res.headers['content-type'], /^application\/json/);
+      t.same(Object.keys(res.body), ['access_token']);
+      t.match(res.body.access_token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
+      const me = await call(app, { url: `/v1/users/${user.id}`, token: res.body.access_token });
+      t.equal(me.status, 200, 'the token works');
+    });
+
+    t.test(`${path}: wrong password and unknown email are the same 401`, async (t) => {
+      const wrong = await post(path, { email: user.email, password: 'not the password' });
+      const unknown = await post(path, { email: 'nobody@example.com', password: user.password });
+      const wrongCase = await post(path, { email: user.email, password: user.password.toUpperCase() });
+      for (const res of [wrong, unknown, wrongCase]) {
+        expectError(t, res, 401, { detail: 'Invalid credentials' });
+        t.notOk('access_token' in res.body);
+      }
+      t.same(wrong.body, unknown.body, 'nothing tells which one was wrong');
+    });
+
+    t.test(`${path}: the email matches in any letter case, and trimmed`, async (t) => {
+      for (const email of [user.email.toUpperCase(), `  ${user.email}  `, user.email.replace('example', 'EXAMPLE')]) {
+        const res = await post(path, { email, password: user.password });
+        t.equal(res.status, 200, JSON.stringify(email));
+        t.type(res.body.access_token, 'string');
+      }
+    });
+  }
+
+  t.test('a registered mixed-case email logs in as typed or lower-cased', async (t) => {
+    const res = await call(app, {
+      method: 'POST',
+      url: '/v1/users',
+      body: { data: { type: 'user', attributes: { email: 'Mixed.Case@Example.COM', password: 'long enough' } } },
+    });
+    t.equal(res.status, 201);
+    for (const email of ['Mixed.Case@Example.COM', 'mixed.case@example.com']) {
+      t.equal((await post('/v1/auth/login', { email, password: 'long enough' })).status, 200, email);
+    }
+  });
+
+  t.test('a deleted account cannot log in', async (t) => {
+    const doomed = await createUser(app);
+    t.equal((await call(app, { method: 'DELETE', url: `/v1/users/${doomed.id}`, token: doomed.token })).status, 200);
+    for (const path of PATHS) {
+      expectError(t, await post(path, { email: doomed.email, password: doomed.password }), 401, { detail: 'Invalid credentials' });
+    }
+  });
+
+  t.test('the JSON:API media type is accepted as well', async (t) => {
+    const res = await post('/v1/auth/login', { email: user.email, password: user.password }, { 'content-type': 'application/vnd.api+json' });
+    t.equal(res.status, 200);
+  });
+
+  t.test('bad input is a 4xx error document, never a 500, and writes nothing', async (t) => {
+    const ok = { email: user.email, password: user.password };
+    /** [what, body, status, pointer]. */
+    const CASES: [string, unknown, number, string?][] = [
+      ['malformed JSON', '{"email": ', 400],
+      ['empty body', undefined, 400],
+      ['a JSON array', '[]', 422],
+      ['null', 'null', 422],
+      ['a string', '"hello"', 422],
+      ['missing email', { password: ok.password }, 422, '/email'],
+      ['missing password', { email: ok.email }, 422, '/password'],
+      ['empty object', {}, 422],
+      ['email is a number', { ...ok, email: 42 }, 422, '/email'],
+      ['email is an array', { ...ok, email: [ok.email] }, 422, '/email'],
+      ['password is a number', { ...ok, password: 12345678 }, 422, '/password'],
+      ['password is null', { ...ok, password: null }, 422, '/password'],
+      ['password is an object', { ...ok, password: { $ne: '' } }, 422, '/password'],
+      ['empty password', { ...ok, password: '' }, 422, '/password'],
+      ['unknown field', { ...ok, remember: true }, 422, '/remember'],
+      ['a username instead', { username: ok.email, password: ok.password }, 422],
+      ['not an email', { ...ok, email: 'not-an-email' }, 422, '/email'],
+      ['a NUL in the email', { ...ok, email: `a\u0000${ok.email}` }, 422, '/email'],
+      ['a 10k-character email', { ...ok, email: `${'e'.repeat(10_000)}@example.com` }, 422, '/email'],
+      ['a 1025-character password', { ...ok, password: 'p'.repeat(1025) }, 422, '/password'],
+      ['a 1 MB password', { ...ok, password: 'p'.repeat(MB) }, 413],
+      ['__proto__', `{"email":"${ok.email}","password":"x","__proto__":{"identity":1}}`, 400],
+    ];
+    const before = await countUsers(app);
+    for (const path of PATHS) {
+      for (const [what, body, status, pointer] of CASES) {
+        const res = await post(path, body);
+        t.not(res.status, 500, `${path} ${what}`);
+        expectError(t, res, status, pointer ? { pointer } : {});
+      }
+      // Fastify parses text/plain itself, so such a body reaches validation as a string: 422, not 415.
+      const plain = await post(path, JSON.stringify(ok), { 'content-type': 'text/plain' });
+      t.ok([415, 422].includes(plain.status), 'text/plain is refused');
+      expectError(t, plain, plain.status);
+      expectError(t, await post(path, 'email=a@b.c&password=x', { 'content-type': 'application/x-www-form-urlencoded' }), 415);
+      const get = await app.inject({ method: 'GET', url: path });
+      expectError(t, { status: get.statusCode, headers: get.headers, body: get.json() }, 405);
+      t.equal(get.headers.allow, 'POST');
+    }
+    t.equal(await countUsers(app), before);
+  });
+});
