@@ -45,7 +45,7 @@ interface ResourceBody {
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'A query or path parameter is invalid',
+  400: 'The body is not JSON, or a query or path parameter is invalid',
   401: 'The token is missing, invalid or expired, or its account is gone',
   403: 'The caller may not do this',
   404: 'Object not found',
@@ -57,15 +57,26 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: 'The document fails validation',
 };
 
-/** Error responses of an operation for the OpenAPI document; all share the ErrorDocument shape. */
-export const errorResponses = (codes: number[]) =>
-  Object.fromEntries(codes.map((c) => [c, Type.Ref('ErrorDocument', { description: ERROR_DESCRIPTIONS[c] ?? 'Error' })]));
+/**
+ * Error responses of an operation for the OpenAPI document; all share the ErrorDocument shape and,
+ * like every failure the error handler renders, the JSON:API media type even where success is plain JSON.
+ */
+export const errorResponses = (codes: number[], descriptions: Record<number, string> = {}) =>
+  Object.fromEntries(
+    codes.map((c) => [
+      c,
+      {
+        description: descriptions[c] ?? ERROR_DESCRIPTIONS[c] ?? 'Error',
+        content: { [MEDIA_TYPE]: { schema: Type.Ref('ErrorDocument') } },
+      },
+    ]),
+  );
 
 const rethrow = (model: Model) => (err: unknown): never => {
   throw translateDbError(model, err);
 };
 
-export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'id of the record' }) });
 export const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
 export function writeInput(data: ResourceBody['data']): WriteInput {
@@ -134,7 +145,13 @@ export function registerResourceRoutes(kit: RouteKit) {
       summary: `Create a ${spec.type}`,
       description: `Creates a ${spec.type}; answers 201 with its Location. Client-generated ids are refused (403).`,
       body: Type.Ref(ids.create),
-      success: { 201: Type.Ref(ids.document, { description: `The created ${spec.type}` }) },
+      success: {
+        201: {
+          description: `The created ${spec.type}`,
+          headers: { Location: Type.String({ description: `path of the new ${spec.type}` }) },
+          content: { [MEDIA_TYPE]: { schema: Type.Ref(ids.document) } },
+        },
+      },
       errors: [400, 401, 403, 404, 406, 409, 415, 422],
     }),
     async (request, reply) => {
@@ -223,7 +240,8 @@ export function registerResourceRoutes(kit: RouteKit) {
         : `Deletes the ${spec.type}.`,
       params: true,
       success: { 200: Type.Ref('DeleteDocument', { description: 'Deleted' }) },
-      errors: [401, 403, 404, 406],
+      // A hard delete fails while other records reference the row; a soft delete never does.
+      errors: spec.softDelete ? [401, 403, 404, 406] : [401, 403, 404, 406, 409],
     }),
     async (request) => {
       await app.db.transaction(async (tx) => {
@@ -233,6 +251,8 @@ export function registerResourceRoutes(kit: RouteKit) {
         await spec.hooks?.beforeDelete?.(ctx, row);
         if (spec.softDelete) await tx.update(model.table).set({ [spec.softDelete]: new Date() }).where(eq(model.id, row.id));
         else await tx.delete(model.table).where(eq(model.id, row.id));
+      }).catch((err: unknown) => {
+        throw translateDbError(model, err, true);
       });
       return { meta: { message: 'Object successfully deleted' as const }, jsonapi };
     },

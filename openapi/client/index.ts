@@ -1,0 +1,48 @@
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { paths } from './schema.js';
+
+export type { components, operations, paths } from './schema.js';
+
+export const JSONAPI = 'application/vnd.api+json';
+
+type Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+type BodyMediaTypes<Op> = Op extends { requestBody?: infer B } ? (B extends { content: infer C } ? keyof C : never) : never;
+type PlainJsonMethods<P extends keyof paths> = {
+  [M in Method]: 'application/json' extends BodyMediaTypes<paths[P][M]> ? M : never;
+}[Method];
+type PlainJsonOperations = {
+  [P in keyof paths as [PlainJsonMethods<P>] extends [never] ? never : P]: Record<PlainJsonMethods<P>, true>;
+};
+
+/**
+ * The operations whose body is plain JSON (the logins); every other body is a JSON:API document.
+ * Its type is derived from the generated `paths`, so the compiler fails when an operation is
+ * missing here or listed wrongly.
+ */
+const plainJsonOperations: PlainJsonOperations = {
+  '/v1/auth/login': { post: true },
+  '/auth/session': { post: true },
+};
+const plainJson: Readonly<Record<string, Partial<Record<string, true>>>> = plainJsonOperations;
+
+export interface ApiClient extends Client<paths> {
+  /** Sends `Authorization: JWT <token>` from now on (undefined: anonymous). */
+  setToken(token: string | undefined): void;
+}
+
+/** A typed client of the service: JSON:API media types and the JWT header are handled here. */
+export function createApiClient(baseUrl: string, options: { token?: string } = {}): ApiClient {
+  let token = options.token;
+  const client = createClient<paths>({ baseUrl, headers: { Accept: JSONAPI } });
+  const headers: Middleware = {
+    onRequest({ request, schemaPath }) {
+      if (token) request.headers.set('Authorization', `JWT ${token}`);
+      if (request.body !== null) {
+        const json = plainJson[schemaPath]?.[request.method.toLowerCase()];
+        request.headers.set('Content-Type', json ? 'application/json' : JSONAPI);
+      }
+    },
+  };
+  client.use(headers);
+  return Object.assign(client, { setToken: (next: string | undefined) => void (token = next) });
+}

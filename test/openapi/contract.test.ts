@@ -1,0 +1,175 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import type { OpenAPI3, OperationObject, ReferenceObject } from 'openapi-typescript';
+import t from 'tap';
+import { openapiDocument } from '../../src/openapi-document.js';
+import { resources } from '../../src/resources/index.js';
+
+const JSONAPI = 'application/vnd.api+json';
+const ERROR_DOCUMENT = '#/components/schemas/ErrorDocument';
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+const documentFile = new URL('../../openapi/openapi.json', import.meta.url);
+const committed = await readFile(documentFile, 'utf8');
+const doc = JSON.parse(committed) as OpenAPI3;
+
+const isRef = (value: object): value is ReferenceObject => '$ref' in value;
+
+interface Operation {
+  label: string;
+  path: string;
+  op: OperationObject;
+}
+
+const operationsOf = (document: OpenAPI3): Operation[] =>
+  Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    isRef(item)
+      ? []
+      : METHODS.flatMap((method) => {
+          const op = item[method];
+          return op && !isRef(op) ? [{ label: `${method.toUpperCase()} ${path}`, path, op }] : [];
+        }),
+  );
+const operations = operationsOf(doc);
+
+/** The event service's JSON:API face; the login routes under /v1/auth/ take and give plain JSON. */
+const isJsonApi = (path: string) => path.startsWith('/v1/') && !path.startsWith('/v1/auth/');
+
+/** Every object reachable from `root` (each visited once, so cycles end). */
+function* objectsIn(root: unknown, seen = new Set<object>()): Generator<Record<string, unknown>> {
+  if (typeof root !== 'object' || root === null || seen.has(root)) return;
+  seen.add(root);
+  if (!Array.isArray(root)) yield root as Record<string, unknown>;
+  for (const value of Object.values(root)) yield* objectsIn(value, seen);
+}
+
+/** The `password` property schemas anywhere under `root`. */
+const passwordProperties = (root: unknown) =>
+  [...objectsIn(root)].flatMap((s) => {
+    const props = s.properties as Record<string, Record<string, unknown>> | undefined;
+    return props && typeof props === 'object' && 'password' in props ? [props.password!] : [];
+  });
+
+t.test('openapi/openapi.json is what the app produces', async (t) => {
+  const produced = await openapiDocument();
+  t.ok(produced === committed, 'openapi/openapi.json is stale: run `make openapi` and commit the result');
+  t.same(JSON.parse(produced), doc, 'the difference');
+});
+
+t.test('the committed document is a valid OpenAPI 3.1 document', async (t) => {
+  t.equal(doc.openapi, '3.1.0');
+  await t.resolves(SwaggerParser.validate(fileURLToPath(documentFile)), 'swagger-parser validates it');
+});
+
+t.test('every operation is identified, tagged, described and lists its errors', async (t) => {
+  t.ok(operations.length > 0, 'the document has operations');
+  const declaredTags = new Set((doc.tags ?? []).map((tag) => tag.name));
+  for (const tag of doc.tags ?? []) t.ok(tag.description, `tag ${tag.name} has a description`);
+  const ids = operations.map(({ op }) => op.operationId);
+  t.same([...new Set(ids)], ids, 'operationIds are unique');
+  for (const { label, op } of operations) {
+    t.match(op.operationId, /^[a-z][A-Za-z0-9]+$/, `${label} has an operationId`);
+    t.ok(op.tags && op.tags.length > 0, `${label} has tags`);
+    for (const tag of op.tags ?? []) t.ok(declaredTags.has(tag), `${label}: tag ${tag} is declared at the top level`);
+    t.ok(op.summary || op.description, `${label} has a summary or description`);
+    for (const param of op.parameters ?? []) {
+      t.ok(!isRef(param) && param.description, `${label}: parameter ${isRef(param) ? param.$ref : param.name} is described`);
+    }
+    const responses = Object.entries(op.responses ?? {});
+    const errors = responses.filter(([code]) => /^[45]\d\d$/.test(code));
+    t.ok(errors.some(([code]) => code.startsWith('4')), `${label} lists a 4xx error response`);
+    for (const [code, response] of responses) {
+      t.ok(!isRef(response) && response.description && response.description !== 'Default Response', `${label} ${code} is described`);
+    }
+    // The error handler answers every failure as a JSON:API error document, whatever the route.
+    for (const [code, response] of errors) {
+      const content = isRef(response) ? undefined : response.content;
+      t.same(Object.keys(content ?? {}), [JSONAPI], `${label} ${code} is sent as ${JSONAPI}`);
+      t.same(content?.[JSONAPI]?.schema, { $ref: ERROR_DOCUMENT }, `${label} ${code} is an ErrorDocument`);
+    }
+  }
+});
+
+t.test('JSON:API operations take and give application/vnd.api+json only', async (t) => {
+  const jsonapi = operations.filter(({ path }) => isJsonApi(path));
+  t.ok(jsonapi.length > 0, 'there are JSON:API operations');
+  for (const { label, op } of jsonapi) {
+    for (const [code, response] of Object.entries(op.responses ?? {})) {
+      if (isRef(response)) t.fail(`${label} ${code} is inline`);
+      else t.same(Object.keys(response.content ?? {}), [JSONAPI], `${label} ${code} content`);
+    }
+    if (op.requestBody) {
+      const body = op.requestBody;
+      t.same(isRef(body) ? body.$ref : Object.keys(body.content), [JSONAPI], `${label} request body content`);
+    }
+  }
+  const plain = operations.filter(({ path }) => !isJsonApi(path) && path.includes('/auth/'));
+  for (const { label, op } of plain) {
+    const body = op.requestBody;
+    t.same(body && !isRef(body) ? Object.keys(body.content) : [], ['application/json'], `${label} takes plain JSON`);
+  }
+});
+
+t.test('components are named after resources, never def-<n>', async (t) => {
+  const names = Object.keys(doc.components?.schemas ?? {});
+  for (const name of names) {
+    t.notMatch(name, /^def-\d+$/, `${name} is not an anonymous def-<n>`);
+    t.match(name, /^[A-Z][A-Za-z0-9]*$/, `${name} is PascalCase`);
+  }
+  for (const shared of ['ErrorDocument', 'ErrorObject', 'JsonApiVersion', 'ListLinks', 'ListMeta', 'DeleteDocument']) {
+    t.ok(names.includes(shared), `shared component ${shared}`);
+  }
+  const schemaOf = (path: string, method: (typeof METHODS)[number], code?: string) => {
+    const item = doc.paths?.[path];
+    const op = item && !isRef(item) ? item[method] : undefined;
+    if (!op || isRef(op)) return undefined;
+    if (code === undefined) {
+      const body = op.requestBody;
+      return body && !isRef(body) ? body.content[JSONAPI] : undefined;
+    }
+    const response = op.responses?.[code];
+    return response && !isRef(response) ? response.content?.[JSONAPI] : undefined;
+  };
+  const ref = (name: string) => ({ schema: { $ref: `#/components/schemas/${name}` } });
+  for (const { name, path } of resources) {
+    for (const suffix of ['Attributes', 'Resource', 'Document', 'ListDocument', 'CreateRequest', 'UpdateRequest']) {
+      t.ok(names.includes(`${name}${suffix}`), `component ${name}${suffix}`);
+    }
+    const base = `/v1/${path}`;
+    t.same(schemaOf(base, 'get', '200'), ref(`${name}ListDocument`), `list ${path} answers a ${name}ListDocument`);
+    t.same(schemaOf(base, 'post'), ref(`${name}CreateRequest`), `create takes a ${name}CreateRequest`);
+    t.same(schemaOf(base, 'post', '201'), ref(`${name}Document`), `create answers a ${name}Document`);
+    const created = doc.paths?.[base];
+    const response = created && !isRef(created) && created.post && !isRef(created.post) ? created.post.responses?.['201'] : undefined;
+    t.ok(response && !isRef(response) && response.headers?.Location, `create documents its Location header`);
+    t.same(schemaOf(`${base}/{id}`, 'get', '200'), ref(`${name}Document`), `get answers a ${name}Document`);
+    t.same(schemaOf(`${base}/{id}`, 'patch'), ref(`${name}UpdateRequest`), `update takes a ${name}UpdateRequest`);
+    t.same(schemaOf(`${base}/{id}`, 'patch', '200'), ref(`${name}Document`), `update answers a ${name}Document`);
+    t.same(schemaOf(`${base}/{id}`, 'delete', '200'), ref('DeleteDocument'), `delete answers a DeleteDocument`);
+  }
+});
+
+t.test('password is write-only: in requests, never in responses', async (t) => {
+  const dereferenced: unknown = await SwaggerParser.dereference(fileURLToPath(documentFile));
+  const deref = dereferenced as OpenAPI3;
+  let inRequests = 0;
+  for (const { label, op } of operationsOf(deref)) {
+    for (const [code, response] of Object.entries(op.responses ?? {})) {
+      t.same(passwordProperties(response), [], `${label} ${code} never shows a password`);
+    }
+    for (const password of passwordProperties(op.requestBody)) {
+      inRequests++;
+      t.equal(password.writeOnly, true, `${label}: password is writeOnly in the request`);
+    }
+  }
+  t.ok(inRequests >= 3, 'register, update and log in all take a password');
+  const components = deref.components?.schemas ?? {};
+  t.same(passwordProperties(components.UserAttributes), [], 'UserAttributes has no password');
+  t.same(passwordProperties(components.UserResource), [], 'UserResource has no password');
+  for (const name of ['UserCreateRequest', 'UserUpdateRequest']) {
+    const found = passwordProperties(components[name]);
+    t.equal(found.length, 1, `${name} takes a password`);
+    t.equal(found[0]?.writeOnly, true, `${name}: password is writeOnly`);
+  }
+});
