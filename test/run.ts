@@ -4,24 +4,10 @@
  * ends with the line `N passed, N failed`.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import postgres from 'postgres';
 import { runMigrations } from '../db/migrate.js';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.js';
 import { TEMPLATE, withDatabase } from './helpers/database.js';
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+import { startPostgres } from './helpers/postgres.js';
 
 async function prepareTemplate(adminUrl: string) {
   const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
@@ -61,21 +47,14 @@ function runTap(args: string[], env: NodeJS.ProcessEnv) {
 }
 
 async function main() {
-  let embedded: EmbeddedDatabase | undefined;
-  let dir: string | undefined;
-  let adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) {
-    dir = await mkdtemp(join(tmpdir(), 'oe-test-pg-'));
-    embedded = await startEmbeddedPostgres(dir, { port: await freePort(), persistent: false });
-    adminUrl = embedded.url;
-  }
+  const server = await startPostgres('oe-test-pg-');
+  const { adminUrl } = server;
   let result = { passed: 0, failed: 1, code: 1 };
   try {
     await prepareTemplate(adminUrl);
     result = await runTap(process.argv.slice(2), { ...process.env, TEST_DATABASE_URL: adminUrl });
   } finally {
-    await embedded?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await server.stop();
   }
   console.log(`${result.passed} passed, ${result.failed} failed`);
   process.exit(result.failed > 0 || result.code !== 0 ? 1 : 0);

@@ -1,0 +1,29 @@
+import postgres from 'postgres';
+
+export interface Plan {
+  statement: string;
+  lines: string[];
+  /** Tables the plan reads with a sequential scan. */
+  seqScans: string[];
+}
+
+/**
+ * The generic plans (PostgreSQL 16+: `EXPLAIN (GENERIC_PLAN)`, no parameter values needed) of the
+ * captured SELECT statements, so a benchmark can show which ones scan whole tables.
+ */
+export async function explainAll(url: string, statements: string[]): Promise<Plan[]> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const plans: Plan[] = [];
+    for (const statement of statements) {
+      if (!/^\s*select\b/i.test(statement)) continue;
+      const rows = await sql.unsafe(`explain (generic_plan) ${statement}`);
+      const lines = rows.map((r) => String(r['QUERY PLAN']));
+      const seqScans = lines.flatMap((l) => /Seq Scan on (\S+)/.exec(l)?.[1] ?? []);
+      plans.push({ statement, lines, seqScans });
+    }
+    return plans;
+  } finally {
+    await sql.end();
+  }
+}
