@@ -21,7 +21,7 @@ bench:
 
 # After changing db/schema/*.ts: writes the next SQL migration (NAME=what_changed).
 migration:
-	npx drizzle-kit generate --name $(NAME)
+	npx drizzle-kit generate --config db/drizzle.config.ts --name $(NAME)
 
 start:
 	npm start
