@@ -5,6 +5,7 @@ import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { badRequest } from './errors.js';
 import type { Field, Model, Registry } from './model.js';
 import type { Columns, Ctx } from './resource.js';
+import { hasNul, storableDate } from './values.js';
 
 const MAX_NODES = 100;
 const MAX_DEPTH = 8;
@@ -39,17 +40,14 @@ function coerce(name: string, field: Field, val: unknown): unknown {
       if (val === false || val === 'false') return false;
       throw fail(`"${name}" takes a boolean`);
     case 'date-time': {
-      const d = typeof val === 'string' ? new Date(val) : undefined;
-      // JavaScript dates reach far beyond what PostgreSQL accepts; years 1-9999 are safe on both sides.
-      const year = d?.getUTCFullYear() ?? NaN;
-      if (!d || Number.isNaN(d.getTime()) || year < 1 || year > 9999) throw fail(`"${name}" takes an ISO 8601 date-time`);
-      return d;
+      const date = storableDate(val);
+      if (!date) throw fail(`"${name}" takes an ISO 8601 date-time`);
+      return date;
     }
     default:
       if (typeof val !== 'string' && typeof val !== 'number') throw fail(`"${name}" takes a string`);
       if (String(val).length > MAX_STRING) throw fail(`value of "${name}" is too long`);
-      // PostgreSQL text cannot hold NUL: the statement would fail with a 500.
-      if (String(val).includes('\u0000')) throw fail(`value of "${name}" contains a NUL character`);
+      if (hasNul(String(val))) throw fail(`value of "${name}" contains a NUL character`);
       return String(val);
   }
 }

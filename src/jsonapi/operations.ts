@@ -6,6 +6,7 @@ import { valueKind, type Model, type Registry } from './model.js';
 import type { DocumentQuery, ListQuery } from './query.js';
 import type { Ctx, Row, ToManySpec, WriteInput } from './resource.js';
 import { toResource, type Linkage } from './serialize.js';
+import { hasNul, storableDate } from './values.js';
 
 const INT32 = 2147483647;
 const COUNT = '__count';
@@ -93,19 +94,11 @@ export async function listRows(
   };
 }
 
-/** True when a string anywhere in the value holds a NUL character, which PostgreSQL text and jsonb refuse. */
-const hasNul = (value: unknown): boolean =>
-  typeof value === 'string'
-    ? value.includes('\u0000')
-    : typeof value === 'object' && value !== null && Object.values(value).some(hasNul);
-
-/** A written date-time as the Date a timestamp column takes; years PostgreSQL cannot store are refused. */
+/** A written date-time as the Date a timestamp column takes; dates PostgreSQL cannot store are refused. */
 function dateValue(wire: string, value: string): Date {
-  const d = new Date(value);
-  const year = d.getUTCFullYear();
-  if (Number.isNaN(d.getTime()) || year < 1 || year > 9999)
-    throw unprocessable('Not a date-time between the years 1 and 9999', `/data/attributes/${wire}`);
-  return d;
+  const date = storableDate(value);
+  if (!date) throw unprocessable('Not a date-time between the years 1 and 9999', `/data/attributes/${wire}`);
+  return date;
 }
 
 /** Column values for written attributes, through each attribute's `write` when it has one. */
@@ -192,18 +185,20 @@ export async function changeLinks(
 }
 
 /**
- * Constraint violations as client errors: a declared unique index answers 409 pointing at its
- * attribute; deleting a record that others still reference answers 409.
+ * A `.catch` handler turning constraint violations into client errors: a declared unique index
+ * answers 409 pointing at its attribute; deleting a record others still reference answers 409.
  */
-export function translateDbError(model: Model, err: unknown, deleting = false): unknown {
-  const pg = ((err as { cause?: unknown }).cause ?? err) as { code?: string; constraint_name?: string };
-  if (deleting && pg.code === '23503') return conflict(`The ${model.type} is still referenced by other records`);
-  if (pg.code === '23505') {
-    const known = pg.constraint_name ? model.spec.unique?.[pg.constraint_name] : undefined;
-    return known
-      ? conflict(known.detail, `/data/attributes/${known.attribute}`)
-      : conflict('A record with these values already exists');
-  }
-  if (pg.code === '23503') return unprocessable('A related record does not exist or is still referenced');
-  return err;
-}
+export const rethrowDbError =
+  (model: Model, deleting = false) =>
+  (err: unknown): never => {
+    const pg = ((err as { cause?: unknown }).cause ?? err) as { code?: string; constraint_name?: string };
+    if (deleting && pg.code === '23503') throw conflict(`The ${model.type} is still referenced by other records`);
+    if (pg.code === '23505') {
+      const known = pg.constraint_name ? model.spec.unique?.[pg.constraint_name] : undefined;
+      throw known
+        ? conflict(known.detail, `/data/attributes/${known.attribute}`)
+        : conflict('A record with these values already exists');
+    }
+    if (pg.code === '23503') throw unprocessable('A related record does not exist or is still referenced');
+    throw err;
+  };

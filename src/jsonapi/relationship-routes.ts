@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { fetchRelated, linkageByParent } from './loader.js';
 import { pascal } from './names.js';
 import {
-  changeLinks, checkRelated, findRow, foreignKeyValues, linkageIds, listRows, renderRows, translateDbError,
+  changeLinks, checkRelated, findRow, foreignKeyValues, linkageIds, listRows, renderRows, rethrowDbError,
 } from './operations.js';
 import { parseDocumentQuery, parseListQuery, type RawQuery } from './query.js';
 import { componentIds, isWritable } from './resource-schemas.js';
@@ -79,9 +79,7 @@ function linkageRoutes(kit: RouteKit, name: string, rel: RelationshipSpec) {
         await changeLinks(ctx, registry, model, name, row.id, relationships[name] as string[], mode);
       }
       return document(ctx, row);
-    }).catch((err: unknown) => {
-      throw translateDbError(model, err);
-    });
+    }).catch(rethrowDbError(model));
   };
   const writeOptions = (verb: string, operationId: string, description: string) =>
     kit.options({

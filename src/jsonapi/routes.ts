@@ -7,7 +7,7 @@ import type { Model, Registry } from './model.js';
 import { pascal } from './names.js';
 import {
   attributeValues, checkRelated, findRow, foreignKeyValues, linkageIds, listRows, renderRows, replaceToMany,
-  translateDbError,
+  rethrowDbError,
 } from './operations.js';
 import { parseDocumentQuery, parseListQuery, type RawQuery } from './query.js';
 import { componentIds } from './resource-schemas.js';
@@ -71,10 +71,6 @@ export const errorResponses = (codes: number[], descriptions: Record<number, str
       },
     ]),
   );
-
-const rethrow = (model: Model) => (err: unknown): never => {
-  throw translateDbError(model, err);
-};
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'id of the record' }) });
 export const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
@@ -169,7 +165,7 @@ export function registerResourceRoutes(kit: RouteKit) {
         await replaceToMany(ctx, registry, model, created!.id, input.relationships);
         await spec.hooks?.afterCreate?.(ctx, created!, input);
         return created!;
-      }).catch(rethrow(model));
+      }).catch(rethrowDbError(model));
       const self = selfLink(model, row.id);
       reply.code(201).header('Location', self);
       return { data: toResource(model, row, new Map()), links: { self }, jsonapi };
@@ -225,7 +221,7 @@ export function registerResourceRoutes(kit: RouteKit) {
           : [current];
         await replaceToMany(ctx, registry, model, current.id, input.relationships);
         return updated!;
-      }).catch(rethrow(model));
+      }).catch(rethrowDbError(model));
       return { data: toResource(model, row, new Map()), links: { self: selfLink(model, row.id) }, jsonapi };
     },
   );
@@ -251,9 +247,7 @@ export function registerResourceRoutes(kit: RouteKit) {
         await spec.hooks?.beforeDelete?.(ctx, row);
         if (spec.softDelete) await tx.update(model.table).set({ [spec.softDelete]: new Date() }).where(eq(model.id, row.id));
         else await tx.delete(model.table).where(eq(model.id, row.id));
-      }).catch((err: unknown) => {
-        throw translateDbError(model, err, true);
-      });
+      }).catch(rethrowDbError(model, true));
       return { meta: { message: 'Object successfully deleted' as const }, jsonapi };
     },
   );
