@@ -27,6 +27,8 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
     // The factory signature fastify declares is narrower than what it calls it with.
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
   });
+  // No route takes text: a text body is 415 like any other unsupported type, not a string to validate.
+  app.removeContentTypeParser('text/plain');
   await app.register(errorHandler);
   await app.register(openapi);
   await app.register(dbPlugin, { url: config.DATABASE_URL, poolMax: config.DB_POOL_MAX, onQuery: options.onQuery });

@@ -81,12 +81,12 @@ t.test('login', async (t) => {
     const CASES: [string, unknown, number, string?][] = [
       ['malformed JSON', '{"email": ', 400],
       ['empty body', undefined, 400],
-      ['a JSON array', '[]', 422],
-      ['null', 'null', 422],
-      ['a string', '"hello"', 422],
+      ['a JSON array', '[]', 422, ''],
+      ['null', 'null', 422, ''],
+      ['a string', '"hello"', 422, ''],
       ['missing email', { password: ok.password }, 422, '/email'],
       ['missing password', { email: ok.email }, 422, '/password'],
-      ['empty object', {}, 422],
+      ['empty object', {}, 422, '/email'],
       ['email is a number', { ...ok, email: 42 }, 422, '/email'],
       ['email is an array', { ...ok, email: [ok.email] }, 422, '/email'],
       ['password is a number', { ...ok, password: 12345678 }, 422, '/password'],
@@ -94,7 +94,7 @@ t.test('login', async (t) => {
       ['password is an object', { ...ok, password: { $ne: '' } }, 422, '/password'],
       ['empty password', { ...ok, password: '' }, 422, '/password'],
       ['unknown field', { ...ok, remember: true }, 422, '/remember'],
-      ['a username instead', { username: ok.email, password: ok.password }, 422],
+      ['a username instead', { username: ok.email, password: ok.password }, 422, '/email'],
       ['not an email', { ...ok, email: 'not-an-email' }, 422, '/email'],
       ['a NUL in the email', { ...ok, email: `a\u0000${ok.email}` }, 422, '/email'],
       ['a 10k-character email', { ...ok, email: `${'e'.repeat(10_000)}@example.com` }, 422, '/email'],
@@ -107,12 +107,9 @@ t.test('login', async (t) => {
       for (const [what, body, status, pointer] of CASES) {
         const res = await post(path, body);
         t.not(res.status, 500, `${path} ${what}`);
-        expectError(t, res, status, pointer ? { pointer } : {});
+        expectError(t, res, status, pointer !== undefined ? { pointer } : {});
       }
-      // Fastify parses text/plain itself, so such a body reaches validation as a string: 422, not 415.
-      const plain = await post(path, JSON.stringify(ok), { 'content-type': 'text/plain' });
-      t.ok([415, 422].includes(plain.status), 'text/plain is refused');
-      expectError(t, plain, plain.status);
+      expectError(t, await post(path, JSON.stringify(ok), { 'content-type': 'text/plain' }), 415);
       expectError(t, await post(path, 'email=a@b.c&password=x', { 'content-type': 'application/x-www-form-urlencoded' }), 415);
       const get = await app.inject({ method: 'GET', url: path });
       expectError(t, { status: get.statusCode, headers: get.headers, body: get.json() }, 405);

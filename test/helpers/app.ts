@@ -68,3 +68,41 @@ export async function call(app: FastifyInstance, { method = 'GET', url, token, b
   const json = res.body ? (JSON.parse(res.body) as any) : undefined;
   return { status: res.statusCode, headers: res.headers, body: json };
 }
+
+type Response = Awaited<ReturnType<typeof call>>;
+
+/** The parts every JSON:API answer shares: status, exact media type, and the jsonapi member. */
+export function assertDocument(t: Test, res: Response, status: number) {
+  t.equal(res.status, status, `status ${status}`);
+  t.equal(res.headers['content-type'], JSONAPI, 'content-type is exactly the JSON:API media type');
+  t.same(res.body?.jsonapi, { version: '1.0' }, 'jsonapi member');
+}
+
+/**
+ * An error document with that status, made only of `errors` and `jsonapi`, whose error objects
+ * hold status/title/detail/source and no stack trace, and whose first error has exactly that
+ * `source` (none when undefined) and, when given, that detail.
+ */
+export function assertError(
+  t: Test,
+  res: Response,
+  status: number,
+  source?: { pointer?: string; parameter?: string },
+  detail?: string | RegExp,
+) {
+  assertDocument(t, res, status);
+  t.same(Object.keys(res.body ?? {}).sort(), ['errors', 'jsonapi'], 'an error document has only errors and jsonapi');
+  const errors: Record<string, unknown>[] = res.body?.errors ?? [];
+  t.ok(errors.length >= 1, 'at least one error');
+  for (const e of errors) {
+    t.equal(e.status, String(status), 'error status is the HTTP status as a string');
+    t.type(e.title, 'string');
+    t.type(e.detail, 'string');
+    t.ok(Object.keys(e).every((k) => ['status', 'title', 'detail', 'source'].includes(k)), 'no other error members');
+    t.notOk(JSON.stringify(e).includes('    at '), 'no stack trace');
+  }
+  const [error] = errors;
+  t.strictSame(error?.source, source, 'error source (of the first error)');
+  if (detail !== undefined) t.match(error?.detail, detail, 'error detail');
+  return error;
+}

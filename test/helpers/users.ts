@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { Test } from 'tap';
 import { users } from '../../db/schema/index.js';
 import { hashPassword } from '../../src/auth/password.js';
-import { call } from './app.js';
+import { assertError, call } from './app.js';
 
 let counter = 0;
 
@@ -53,33 +53,11 @@ export interface ErrorExpectation {
   detail?: string | RegExp;
 }
 
-/**
- * Asserts a whole JSON:API error document: the status, the exact media type, only `errors` and
- * `jsonapi` at the top, and error objects made of status/title/detail/source only.
- */
-export function expectError(
-  t: Test,
-  res: { status: number; headers: Record<string, unknown>; body: unknown },
-  status: number,
-  expected: ErrorExpectation = {},
-) {
-  t.equal(res.status, status, `status ${status}`);
-  t.equal(res.headers['content-type'], 'application/vnd.api+json', 'error media type');
-  const body = res.body as { errors?: Record<string, unknown>[]; jsonapi?: unknown };
-  t.same(Object.keys(body ?? {}).sort(), ['errors', 'jsonapi'], 'only errors and jsonapi');
-  t.same(body?.jsonapi, { version: '1.0' }, 'jsonapi version');
-  t.ok(Array.isArray(body?.errors) && body.errors.length > 0, 'at least one error');
-  for (const error of body?.errors ?? []) {
-    t.equal(error.status, String(status), 'error status is the HTTP status as a string');
-    t.ok(typeof error.title === 'string' && typeof error.detail === 'string', 'title and detail');
-    t.ok(Object.keys(error).every((k) => ['status', 'title', 'detail', 'source'].includes(k)), 'no other members');
-    t.notOk(JSON.stringify(error).includes('    at '), 'no stack trace');
-  }
-  const first = body?.errors?.[0];
-  if (expected.pointer !== undefined) t.same(first?.source, { pointer: expected.pointer }, 'source.pointer');
-  if (expected.parameter !== undefined) t.same(first?.source, { parameter: expected.parameter }, 'source.parameter');
-  if (expected.detail !== undefined) t.match(first?.detail, expected.detail, 'detail');
-  return first;
+/** `assertError` with the expectation by name: no pointer or parameter means no source at all. */
+export function expectError(t: Test, res: Parameters<typeof assertError>[1], status: number, expected: ErrorExpectation = {}) {
+  const { pointer, parameter, detail } = expected;
+  const source = pointer !== undefined ? { pointer } : parameter !== undefined ? { parameter } : undefined;
+  return assertError(t, res, status, source, detail);
 }
 
 const SEED_PASSWORD = 'seeded user password';

@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { Test } from 'tap';
-import { call, JSONAPI } from '../helpers/app.js';
-import { assertDocument, assertError, fixtureApp, relLinks } from './fixtures.js';
+import { assertDocument, assertError, call, JSONAPI } from '../helpers/app.js';
+import { fixtureApp, relLinks } from './fixtures.js';
 
 const f = await fixtureApp(t);
 const { app } = f;

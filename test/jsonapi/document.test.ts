@@ -1,6 +1,6 @@
 import t from 'tap';
-import { call } from '../helpers/app.js';
-import { assertDocument, assertError, fixtureApp, relLinks } from './fixtures.js';
+import { assertDocument, assertError, call } from '../helpers/app.js';
+import { fixtureApp, relLinks } from './fixtures.js';
 
 const f = await fixtureApp(t);
 const { app } = f;

@@ -11,7 +11,7 @@ import { notFound, unauthorized } from '../../src/jsonapi/errors.js';
 import { defineResource, type Ctx, type Policy } from '../../src/jsonapi/resource.js';
 import { DateTime, Nullable, Text } from '../../src/jsonapi/types.js';
 import { userResource } from '../../src/resources/users/index.js';
-import { buildTestApp, call, JSONAPI, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { createUser, type TestUser } from '../helpers/users.js';
 
 const stamp = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
@@ -185,38 +185,6 @@ export async function fixtureApp(t: Test, { seed = true, extraSql = '' } = {}): 
   const sql = async (query: string) => [...(await test.app.sql.unsafe(query))] as Record<string, unknown>[];
   const count = async (table: string) => Number((await sql(`SELECT count(*) AS n FROM ${table}`))[0]!.n);
   return { ...test, user, sql, count };
-}
-
-type Response = Awaited<ReturnType<typeof call>>;
-
-/** The parts every JSON:API answer shares: status, exact media type, and the jsonapi member. */
-export function assertDocument(t: Test, res: Response, status: number) {
-  t.equal(res.status, status, `status ${status}`);
-  t.equal(res.headers['content-type'], JSONAPI, 'content-type is exactly the JSON:API media type');
-  t.same(res.body?.jsonapi, { version: '1.0' }, 'jsonapi member');
-}
-
-/** An error document with that status whose first error has exactly that `source` (or none). */
-export function assertError(
-  t: Test,
-  res: Response,
-  status: number,
-  source?: { pointer?: string; parameter?: string },
-  detail?: string | RegExp,
-) {
-  assertDocument(t, res, status);
-  t.same(Object.keys(res.body).sort(), ['errors', 'jsonapi'], 'an error document has only errors and jsonapi');
-  const errors: Record<string, unknown>[] = res.body.errors ?? [];
-  t.ok(errors.length >= 1, 'at least one error');
-  for (const e of errors) {
-    t.equal(e.status, String(status), 'error status is the HTTP status as a string');
-    t.type(e.title, 'string');
-    t.type(e.detail, 'string');
-    t.ok(Object.keys(e).every((k) => ['status', 'title', 'detail', 'source'].includes(k)), 'no other error members');
-  }
-  const [error] = errors;
-  t.strictSame(error?.source, source, 'error source (of the first error)');
-  if (detail !== undefined) t.match(error?.detail, detail);
 }
 
 /** The resource identifiers of a list of resource objects, in order. */

@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { Test } from 'tap';
-import { call } from '../helpers/app.js';
-import { assertDocument, assertError, fixtureApp, idsOf, relLinks } from './fixtures.js';
+import { assertDocument, assertError, call } from '../helpers/app.js';
+import { fixtureApp, idsOf, relLinks } from './fixtures.js';
 
 const f = await fixtureApp(t);
 const { app } = f;

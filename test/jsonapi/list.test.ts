@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { Test } from 'tap';
-import { call } from '../helpers/app.js';
-import { assertDocument, assertError, fixtureApp, idsOf } from './fixtures.js';
+import { assertDocument, assertError, call } from '../helpers/app.js';
+import { fixtureApp, idsOf } from './fixtures.js';
 
 // 4 seeded tags plus 41 more: 45 tags, ids 1..45.
 const f = await fixtureApp(t, {

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { call, JSONAPI } from '../helpers/app.js';
-import { assertDocument, assertError, fixtureApp } from './fixtures.js';
+import { assertDocument, assertError, call, JSONAPI } from '../helpers/app.js';
+import { fixtureApp } from './fixtures.js';
 
 const f = await fixtureApp(t);
 const { app } = f;

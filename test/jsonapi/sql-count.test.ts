@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { Test } from 'tap';
-import { call } from '../helpers/app.js';
-import { assertDocument, fixtureApp } from './fixtures.js';
+import { assertDocument, call } from '../helpers/app.js';
+import { fixtureApp } from './fixtures.js';
 
 // 60 authors, 240 published articles (4 each), 12 tags (3 per article), 2 comments per article.
 const f = await fixtureApp(t, {
