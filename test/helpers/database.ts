@@ -15,12 +15,15 @@ export const withDatabase = (url: string, database: string) => {
   return u.toString();
 };
 
-/** A database of its own for one test file, copied from the migrated template; dropped by `drop`. */
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A database of its own for one test file, copied from the migrated template (or, with
+ * `migrated: false`, an empty one); dropped by `drop`.
+ */
+export async function createTestDatabase({ migrated = true } = {}): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `oe_test_${randomBytes(6).toString('hex')}`;
   const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
   try {
-    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
+    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${migrated ? TEMPLATE : 'template0'}`);
   } finally {
     await admin.end();
   }
