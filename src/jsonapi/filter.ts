@@ -4,7 +4,7 @@ import {
 import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { badRequest } from './errors.js';
 import type { Field, Model, Registry } from './model.js';
-import type { Columns, Ctx } from './resource.js';
+import type { Columns, Ctx, ToManySpec } from './resource.js';
 import { hasNul, storableDate } from './values.js';
 
 const MAX_NODES = 100;
@@ -135,20 +135,21 @@ class FilterCompiler {
       target.spec.policy.scope(this.ctx, tc),
     ];
     const one = { one: sql`1` };
-    if (rel.kind === 'toOne') {
+    if (rel.kind === 'toOne' && rel.column) {
       return exists(this.ctx.db.select(one).from(targetTable).where(and(eq(tc.id!, t[rel.column]!), ...conditions)));
     }
     if (rel.foreignKey) {
       return exists(this.ctx.db.select(one).from(targetTable).where(and(eq(tc[rel.foreignKey]!, t.id!), ...conditions)));
     }
-    const through = rel.through!;
+    const through = (rel as ToManySpec).through!;
     const join = alias(through.table, `f${++this.aliases}`) as unknown as Record<string, PgColumn>;
+    const fixed = Object.entries(through.where ?? {}).map(([k, v]) => eq(join[k]!, v));
     return exists(
       this.ctx.db
         .select(one)
         .from(join as unknown as PgTable)
         .innerJoin(targetTable, eq(tc.id!, join[through.to]!))
-        .where(and(eq(join[through.from]!, t.id!), ...conditions)),
+        .where(and(eq(join[through.from]!, t.id!), ...fixed, ...conditions)),
     );
   }
 }

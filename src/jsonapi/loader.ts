@@ -1,8 +1,8 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { Model, Registry } from './model.js';
+import { selectionFor, type Model, type Registry } from './model.js';
 import type { Fieldsets, IncludeTree } from './query.js';
-import type { Ctx, RelationshipSpec, Row } from './resource.js';
+import type { Ctx, RelationshipSpec, Row, ToManySpec } from './resource.js';
 import { toResource, type Identifier, type Linkage, type ResourceObject } from './serialize.js';
 
 const PARENT = '__parent';
@@ -19,14 +19,31 @@ export function visible(ctx: Ctx, model: Model, ...extra: (SQL | undefined)[]): 
   return and(model.live, model.spec.policy.scope(ctx, model.columns), ...extra);
 }
 
-/** One query for the related rows of all `parents` through `rel`; each result row carries its parent id. */
-export async function fetchRelated(ctx: Ctx, registry: Registry, rel: RelationshipSpec, parents: Row[]) {
+/** Rows of `model` a write may link to and a relationship endpoint may name (see Policy.linkable). */
+export function linkable(ctx: Ctx, model: Model, ...extra: (SQL | undefined)[]): SQL | undefined {
+  const { policy } = model.spec;
+  return and(model.live, (policy.linkable ?? policy.scope)(ctx, model.columns), ...extra);
+}
+
+/** The join table's columns by key, and the condition its fixed values (a role) add. */
+export function joinOf(through: NonNullable<ToManySpec['through']>) {
+  const cols = through.table as unknown as Record<string, PgColumn>;
+  const fixed = Object.entries(through.where ?? {}).map(([k, v]) => eq(cols[k]!, v));
+  return { cols, fixed: and(...fixed) };
+}
+
+/**
+ * One query for the related rows of all `parents` through `rel`; each result row carries its parent
+ * id. Rows are those the caller may see, or, for `linkage` only, those it may name.
+ */
+export async function fetchRelated(ctx: Ctx, registry: Registry, rel: RelationshipSpec, parents: Row[], linkage = false) {
   const target = registry.get(rel.type);
   const db = ctx.db;
-  if (rel.kind === 'toOne') {
-    const ids = [...new Set(parents.map((p) => p[rel.column]).filter((v) => v !== null && v !== undefined))];
+  const allowed = (condition: SQL) => (linkage ? linkable : visible)(ctx, target, condition);
+  if (rel.kind === 'toOne' && rel.column) {
+    const ids = [...new Set(parents.map((p) => p[rel.column!]).filter((v) => v !== null && v !== undefined))];
     if (ids.length === 0) return [];
-    const rows = await db.select(target.selection).from(target.table).where(visible(ctx, target, anyOf(target.id, ids)));
+    const rows = await db.select(selectionFor(ctx, target)).from(target.table).where(allowed(anyOf(target.id, ids)));
     return rows as Row[];
   }
   const parentIds = [...new Set(parents.map((p) => p.id))];
@@ -34,19 +51,19 @@ export async function fetchRelated(ctx: Ctx, registry: Registry, rel: Relationsh
   if (rel.foreignKey) {
     const fk = target.columns[rel.foreignKey]!;
     const rows = await db
-      .select({ ...target.selection, [PARENT]: fk })
+      .select({ ...selectionFor(ctx, target), [PARENT]: fk })
       .from(target.table)
-      .where(visible(ctx, target, anyOf(fk, parentIds)))
+      .where(allowed(anyOf(fk, parentIds)))
       .orderBy(target.id);
     return rows as unknown as Row[];
   }
-  const { table, from, to } = rel.through!;
-  const join = table as unknown as Record<string, Model['id']>;
+  const through = (rel as ToManySpec).through!;
+  const { cols, fixed } = joinOf(through);
   const rows = await db
-    .select({ ...target.selection, [PARENT]: join[from]! })
+    .select({ ...selectionFor(ctx, target), [PARENT]: cols[through.from]! })
     .from(target.table)
-    .innerJoin(table, eq(join[to]!, target.id))
-    .where(visible(ctx, target, anyOf(join[from]!, parentIds)))
+    .innerJoin(through.table, and(eq(cols[through.to]!, target.id), fixed))
+    .where(allowed(anyOf(cols[through.from]!, parentIds)))
     .orderBy(target.id);
   return rows as unknown as Row[];
 }
@@ -54,12 +71,17 @@ export async function fetchRelated(ctx: Ctx, registry: Registry, rel: Relationsh
 /** Linkage of each parent (by id) through `rel`, given the rows fetchRelated returned. */
 export function linkageByParent(rel: RelationshipSpec, parents: Row[], related: Row[]): Map<unknown, Linkage> {
   const result = new Map<unknown, Linkage>();
-  if (rel.kind === 'toOne') {
+  if (rel.kind === 'toOne' && rel.column) {
     const found = new Set(related.map((r) => String(r.id)));
     for (const p of parents) {
       const fk = p[rel.column];
       result.set(p.id, fk !== null && fk !== undefined && found.has(String(fk)) ? { type: rel.type, id: String(fk) } : null);
     }
+    return result;
+  }
+  if (rel.kind === 'toOne') {
+    for (const p of parents) result.set(p.id, null);
+    for (const r of related) if (result.get(r[PARENT]) === null) result.set(r[PARENT], { type: rel.type, id: String(r.id) });
     return result;
   }
   for (const p of parents) result.set(p.id, []);

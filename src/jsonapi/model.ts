@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
-import { getTableColumns, isNull, type SQL } from 'drizzle-orm';
+import { getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { RelationshipSpec, ResourceSpec } from './resource.js';
+import type { Ctx, RelationshipSpec, ResourceSpec } from './resource.js';
 
 export type ValueKind = 'integer' | 'number' | 'boolean' | 'string' | 'date-time' | 'other';
 
@@ -26,6 +26,8 @@ export interface Model {
   readable: [string, string][];
   /** Attributes usable in filter and sort, plus `id`. */
   fields: Map<string, Field>;
+  /** Wire names of attributes only some callers see (the policy's `seesPrivate`). */
+  private: Set<string>;
   relationships: Map<string, RelationshipSpec>;
   /** `deleted_at IS NULL` for soft-deleting resources. */
   live?: SQL;
@@ -54,20 +56,40 @@ export function buildModel(spec: ResourceSpec): Model {
   const selection: Record<string, PgColumn> = { id };
   const readable: [string, string][] = [];
   const fields = new Map<string, Field>([['id', { key: 'id', column: id, kind: id.dataType === 'number' ? 'integer' : 'string' }]]);
+  const hidden = new Set<string>();
   for (const [wire, attr] of Object.entries(spec.attributes)) {
     if (attr.writeOnly || !attr.column) continue;
     const col = column(spec, columns, attr.column);
     selection[attr.column] = col;
     readable.push([wire, attr.column]);
     const kind = valueKind(attr.schema);
-    if (kind !== 'other') fields.set(wire, { key: attr.column, column: col, kind });
+    if (attr.private) hidden.add(wire);
+    else if (kind !== 'other') fields.set(wire, { key: attr.column, column: col, kind });
   }
+  if (hidden.size > 0 && !spec.policy.seesPrivate) throw new Error(`resource ${spec.type}: private attributes need seesPrivate`);
   const relationships = new Map(Object.entries(spec.relationships ?? {}));
-  for (const rel of relationships.values()) {
-    if (rel.kind === 'toOne') selection[rel.column] = column(spec, columns, rel.column);
+  for (const [name, rel] of relationships) {
+    if (rel.kind === 'toOne' && !!rel.column === !!rel.foreignKey)
+      throw new Error(`resource ${spec.type}: to-one ${name} needs exactly one of column and foreignKey`);
+    if (rel.kind === 'toOne' && rel.column) selection[rel.column] = column(spec, columns, rel.column);
   }
+  if (spec.alternateKey) column(spec, columns, spec.alternateKey);
   const live = spec.softDelete ? isNull(column(spec, columns, spec.softDelete)) : undefined;
-  return { spec, type: spec.type, table: spec.table, columns, id, selection, readable, fields, relationships, live };
+  return {
+    spec, type: spec.type, table: spec.table, columns, id, selection, readable, fields, private: hidden, relationships, live,
+  };
+}
+
+export const PRIVATE = '__private';
+
+/**
+ * What a read selects for this caller: the model's selection, plus, where attributes are private,
+ * whether this caller may see them for each row (computed in the same statement).
+ */
+export function selectionFor(ctx: Ctx, model: Model): Record<string, PgColumn | SQL> {
+  if (model.private.size === 0) return model.selection;
+  const sees = model.spec.policy.seesPrivate!(ctx, model.columns);
+  return { ...model.selection, [PRIVATE]: sql<boolean>`(${sees})` };
 }
 
 /** All models of the app, by type; relationships are resolved through it. */
@@ -80,7 +102,13 @@ export class Registry {
       for (const [name, rel] of model.relationships) {
         const target = this.models.get(rel.type);
         if (!target) throw new Error(`resource ${model.type}: relationship ${name} targets unknown type ${rel.type}`);
-        if (rel.kind === 'toMany' && rel.foreignKey) column(target.spec, target.columns, rel.foreignKey);
+        if (rel.foreignKey) column(target.spec, target.columns, rel.foreignKey);
+        for (const other of [rel.within, rel.kind === 'toMany' ? rel.inverse : undefined]) {
+          if (other && !(other === rel.within ? model.relationships : target.relationships).has(other))
+            throw new Error(`resource ${model.type}: relationship ${name} names unknown relationship ${other}`);
+        }
+        if (rel.within && !target.relationships.has(rel.within))
+          throw new Error(`resource ${model.type}: ${rel.type} has no relationship ${rel.within}`);
       }
     }
   }

@@ -1,10 +1,10 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { conflict, notFound, unprocessable } from './errors.js';
 import { compileFilter } from './filter.js';
-import { anyOf, loadIncludes, visible } from './loader.js';
-import { valueKind, type Model, type Registry } from './model.js';
+import { anyOf, joinOf, linkable, loadIncludes, visible } from './loader.js';
+import { selectionFor, valueKind, type Model, type Registry } from './model.js';
 import type { DocumentQuery, ListQuery } from './query.js';
-import type { Ctx, Row, ToManySpec, WriteInput } from './resource.js';
+import type { Ctx, Row, ToManySpec, ToOneSpec, WriteInput } from './resource.js';
 import { toResource, type Linkage } from './serialize.js';
 import { hasNul, storableDate } from './values.js';
 
@@ -21,12 +21,23 @@ export function parseId(model: Model, raw: string): number | string {
   return raw;
 }
 
-/** The live row with that id, or 404. Visibility beyond that is the policy's `read`. */
+/** The condition naming one record by a path id: its numeric id, or its alternate key when it has one. */
+function keyCondition(model: Model, raw: string): SQL {
+  const alternate = model.spec.alternateKey;
+  if (alternate && !/^\d+$/.test(raw)) return eq(model.columns[alternate]!, raw);
+  return eq(model.id, parseId(model, raw));
+}
+
+/**
+ * The live row a path names, or 404; also 404 outside the policy's scope when the policy hides such
+ * rows. Other visibility rules are the policy's `read`.
+ */
 export async function findRow(ctx: Ctx, model: Model, rawId: string): Promise<Row> {
+  const { policy } = model.spec;
   const [row] = await ctx.db
-    .select(model.selection)
+    .select(selectionFor(ctx, model))
     .from(model.table)
-    .where(and(eq(model.id, parseId(model, rawId)), model.live))
+    .where(and(keyCondition(model, rawId), model.live, policy.hideOutsideScope ? policy.scope(ctx, model.columns) : undefined))
     .limit(1);
   if (!row) throw notFound();
   return row as Row;
@@ -66,7 +77,7 @@ export async function listRows(
   const where = visible(ctx, model, base, filter) ?? sql`true`;
   const countOf = sql<number>`(select count(*) from ${model.table} where ${where})`.mapWith(Number);
   const rows = (await ctx.db
-    .select({ ...model.selection, [COUNT]: countOf })
+    .select({ ...selectionFor(ctx, model), [COUNT]: countOf })
     .from(model.table)
     .where(where)
     .orderBy(...query.orderBy)
@@ -120,11 +131,29 @@ export function linkageIds(data: Linkage): string | null | string[] {
   return Array.isArray(data) ? data.map((d) => d.id) : data.id;
 }
 
-/** Refuses links to records that do not exist or that the caller cannot see (404, as JSON:API asks). */
-export async function checkRelated(ctx: Ctx, registry: Registry, model: Model, relationships: WriteInput['relationships']) {
+/** The value a record has, or is about to have, for its to-one relationship `name`. */
+function ownerValue(registry: Registry, model: Model, name: string, relationships: WriteInput['relationships'], current?: Row) {
+  const rel = model.relationships.get(name)!;
+  const named = relationships[name];
+  if (typeof named === 'string') return parseId(registry.get(rel.type), named);
+  return named === null ? null : current?.[(rel as ToOneSpec).column!];
+}
+
+/**
+ * Refuses links to records that do not exist or that the caller may not name (404, as JSON:API
+ * asks), and links to records of another owner where the relationship is `within` one (422).
+ */
+export async function checkRelated(
+  ctx: Ctx,
+  registry: Registry,
+  model: Model,
+  relationships: WriteInput['relationships'],
+  current?: Row,
+) {
   for (const [name, ids] of Object.entries(relationships)) {
     if (ids === null) continue;
-    const target = registry.get(model.relationships.get(name)!.type);
+    const rel = model.relationships.get(name)!;
+    const target = registry.get(rel.type);
     const wanted = [...new Set(Array.isArray(ids) ? ids : [ids])];
     if (wanted.length === 0) continue;
     const parsed = wanted.map((id) => {
@@ -134,11 +163,34 @@ export async function checkRelated(ctx: Ctx, registry: Registry, model: Model, r
         throw notFound(`Related ${target.type} "${id}" not found`);
       }
     });
-    const found = await ctx.db.select({ id: target.id }).from(target.table).where(visible(ctx, target, anyOf(target.id, parsed)));
+    const ownerColumn = rel.within ? (target.relationships.get(rel.within) as ToOneSpec).column! : undefined;
+    const found = (await ctx.db
+      .select({ id: target.id, ...(ownerColumn ? { owner: target.columns[ownerColumn]! } : {}) })
+      .from(target.table)
+      .where(linkable(ctx, target, anyOf(target.id, parsed)))) as { id: unknown; owner?: unknown }[];
     if (found.length !== parsed.length) {
       const have = new Set(found.map((f) => String(f.id)));
       throw notFound(`Related ${target.type} "${wanted.find((id) => !have.has(String(parseId(target, id))))}" not found`);
     }
+    if (rel.within) {
+      const owner = ownerValue(registry, model, rel.within, relationships, current);
+      const stranger = found.find((f) => f.owner !== owner);
+      if (stranger)
+        throw unprocessable(
+          `${target.type} ${stranger.id} belongs to another ${rel.within} than this ${model.type}`,
+          `/data/relationships/${name}`,
+        );
+    }
+  }
+}
+
+/** Refuses changing an immutable to-one relationship; naming its current value again is harmless. */
+export function guardImmutable(registry: Registry, model: Model, row: Row, relationships: WriteInput['relationships']) {
+  for (const name of Object.keys(relationships)) {
+    const rel = model.relationships.get(name)!;
+    if (rel.kind !== 'toOne' || !rel.immutable) continue;
+    if (ownerValue(registry, model, name, relationships) !== row[rel.column!])
+      throw unprocessable(`The ${name} of a ${model.type} cannot be changed`, `/data/relationships/${name}`);
   }
 }
 
@@ -146,7 +198,7 @@ export async function checkRelated(ctx: Ctx, registry: Registry, model: Model, r
 export function foreignKeyValues(registry: Registry, model: Model, relationships: WriteInput['relationships'], values: Record<string, unknown>) {
   for (const [name, ids] of Object.entries(relationships)) {
     const rel = model.relationships.get(name)!;
-    if (rel.kind === 'toOne') values[rel.column] = ids === null ? null : parseId(registry.get(rel.type), ids as string);
+    if (rel.kind === 'toOne') values[rel.column!] = ids === null ? null : parseId(registry.get(rel.type), ids as string);
   }
 }
 
@@ -168,19 +220,20 @@ export async function changeLinks(
   mode: 'add' | 'remove' | 'replace',
 ) {
   const rel = model.relationships.get(name)!;
-  const { table, from, to } = (rel as ToManySpec).through!;
-  const cols = table as unknown as Record<string, Model['id']>;
+  const through = (rel as ToManySpec).through!;
+  const { table, from, to } = through;
+  const { cols, fixed } = joinOf(through);
   const target = registry.get(rel.type);
   const targetIds = [...new Set(ids.map((i) => parseId(target, i)))];
-  if (mode === 'replace') await ctx.db.delete(table).where(eq(cols[from]!, id));
+  if (mode === 'replace') await ctx.db.delete(table).where(and(eq(cols[from]!, id), fixed));
   if (mode === 'remove') {
-    if (targetIds.length > 0) await ctx.db.delete(table).where(and(eq(cols[from]!, id), inArray(cols[to]!, targetIds)));
+    if (targetIds.length > 0) await ctx.db.delete(table).where(and(eq(cols[from]!, id), fixed, inArray(cols[to]!, targetIds)));
     return;
   }
   if (targetIds.length === 0) return;
   await ctx.db
     .insert(table)
-    .values(targetIds.map((t) => ({ [from]: id, [to]: t })))
+    .values(targetIds.map((t) => ({ ...through.where, [from]: id, [to]: t })))
     .onConflictDoNothing();
 }
 

@@ -1,15 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { fetchRelated, linkageByParent } from './loader.js';
+import { fetchRelated, joinOf, linkageByParent } from './loader.js';
 import { pascal } from './names.js';
 import {
-  changeLinks, checkRelated, findRow, foreignKeyValues, linkageIds, listRows, renderRows, rethrowDbError,
+  changeLinks, checkRelated, findRow, foreignKeyValues, guardImmutable, linkageIds, listRows, renderRows, rethrowDbError,
 } from './operations.js';
 import { parseDocumentQuery, parseListQuery, type RawQuery } from './query.js';
-import { componentIds, isWritable } from './resource-schemas.js';
-import type { Ctx, RelationshipSpec, Row } from './resource.js';
-import { idOf, type RouteKit } from './routes.js';
+import { componentIds, isWritable, relatedCreateId } from './resource-schemas.js';
+import type { Ctx, RelationshipSpec, Row, ToManySpec } from './resource.js';
+import { conflict } from './errors.js';
+import { createdDocument, createdResponse, createResource, idOf, newResourceData, writeInput, type RouteKit } from './routes.js';
 import { jsonapiMember as jsonapi } from './schemas.js';
 import { API_PREFIX, selfLink, type Linkage } from './serialize.js';
 
@@ -33,7 +34,7 @@ function linkageRoutes(kit: RouteKit, name: string, rel: RelationshipSpec) {
   const opName = `${spec.name}${pascal(name)}Relationship`;
 
   const document = async (ctx: Ctx, row: Row) => {
-    const related = await fetchRelated(ctx, registry, rel, [row]);
+    const related = await fetchRelated(ctx, registry, rel, [row], true);
     const self = selfLink(model, row.id);
     return {
       links: { self: `${self}/relationships/${name}`, related: `${self}/${name}` },
@@ -69,12 +70,13 @@ function linkageRoutes(kit: RouteKit, name: string, rel: RelationshipSpec) {
       const row = await findRow(ctx, model, idOf(request));
       const relationships = { [name]: linkageIds(data) };
       await spec.policy.update(ctx, row, { attributes: {}, relationships });
-      if (mode !== 'remove') await checkRelated(ctx, registry, model, relationships);
+      guardImmutable(registry, model, row, relationships);
+      if (mode !== 'remove') await checkRelated(ctx, registry, model, relationships, row);
       if (rel.kind === 'toOne') {
         const values: Record<string, unknown> = {};
         foreignKeyValues(registry, model, relationships, values);
         await tx.update(model.table).set(values).where(eq(model.id, row.id));
-        row[rel.column] = values[rel.column];
+        row[rel.column!] = values[rel.column!];
       } else {
         await changeLinks(ctx, registry, model, name, row.id, relationships[name] as string[], mode);
       }
@@ -161,16 +163,58 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
       const ctx = kit.ctx(request);
       const row = await findRow(ctx, model, idOf(request));
       spec.policy.read(ctx, row);
+      target.spec.policy.list(ctx);
       const query = parseListQuery(registry, target, request.query as RawQuery);
       let base: SQL;
       if (rel.foreignKey) base = eq(target.columns[rel.foreignKey]!, row.id);
       else {
-        const { table, from, to } = rel.through!;
-        const cols = table as unknown as Record<string, typeof target.id>;
-        base = inArray(target.id, ctx.db.select({ id: cols[to]! }).from(table).where(eq(cols[from]!, row.id)));
+        const through = rel.through!;
+        const { cols, fixed } = joinOf(through);
+        const linked = ctx.db.select({ id: cols[through.to]! }).from(through.table).where(and(eq(cols[through.from]!, row.id), fixed));
+        base = inArray(target.id, linked);
       }
       const listPath = `${selfLink(model, row.id)}/${name}`;
       return { ...(await listRows(ctx, registry, target, query, listPath, request.query as RawQuery, base)), jsonapi };
+    },
+  );
+
+  if (rel.inverse) relatedCreateRoute(kit, name, rel);
+}
+
+/** POST on a to-many related path: creates the target already linked back to this record. */
+function relatedCreateRoute(kit: RouteKit, name: string, rel: ToManySpec) {
+  const { app, model } = kit;
+  const { spec } = model;
+  const target = kit.registry.get(rel.type);
+  const inverse = rel.inverse!;
+  const back = target.relationships.get(inverse)!;
+  app.post(
+    `${API_PREFIX}/${spec.path}/:id/${name}`,
+    kit.options({
+      operationId: `create${spec.name}${pascal(name)}`,
+      summary: `Create a ${target.type} of a ${spec.type}`,
+      description:
+        `Creates a ${target.type} whose ${inverse} is this ${spec.type} (the document may leave ${inverse} out); ` +
+        `otherwise as POST /v1/${target.spec.path}.`,
+      params: true,
+      body: Type.Ref(relatedCreateId(target, model)),
+      success: { 201: createdResponse(target) },
+      errors: [400, 401, 403, 404, 406, 409, 415, 422],
+    }),
+    async (request, reply) => {
+      const input = writeInput(newResourceData(request));
+      const row = await createResource(kit, target, request, async (ctx) => {
+        const parent = await findRow(ctx, model, idOf(request));
+        spec.policy.read(ctx, parent);
+        const id = String(parent.id);
+        const named = input.relationships[inverse];
+        if (back.kind === 'toMany') input.relationships[inverse] = [...new Set([...((named as string[]) ?? []), id])];
+        else if (named !== undefined && named !== id)
+          throw conflict(`The ${inverse} in the document is not the ${spec.type} of the URL`, `/data/relationships/${inverse}`);
+        else input.relationships[inverse] = id;
+        return input;
+      });
+      return createdDocument(reply, target, row);
     },
   );
 }

@@ -14,7 +14,10 @@ const writeLinkageSchema = (rel: RelationshipSpec) =>
   rel.kind === 'toOne' && rel.required ? identifierOf(rel.type) : linkageSchema(rel);
 
 /** Writable relationships: a to-one foreign key, or a to-many join table. */
-export const isWritable = (rel: RelationshipSpec) => !rel.readOnly && (rel.kind === 'toOne' || !!rel.through);
+export const isWritable = (rel: RelationshipSpec) => !rel.readOnly && (rel.kind === 'toOne' ? !!rel.column : !!rel.through);
+
+/** Component id of the body of POST on a to-many related path (`/events/{id}/speakers`). */
+export const relatedCreateId = (target: Model, parent: Model) => `${target.spec.name}CreateRequestVia${parent.spec.name}`;
 
 /** Component ids of one resource, named after it so the OpenAPI document reads naturally. */
 export const componentIds = (model: Model) => {
@@ -50,20 +53,46 @@ function writableAttributes(model: Model, create: boolean) {
   const props: Record<string, TSchema> = {};
   for (const [wire, attr] of Object.entries(model.spec.attributes)) {
     if (attr.readOnly) continue;
-    const schema = { ...attr.schema, ...(attr.writeOnly ? { writeOnly: true } : {}) };
+    const schema = { ...(attr.input ?? attr.schema), ...(attr.writeOnly ? { writeOnly: true } : {}) };
     props[wire] = create && attr.required ? schema : Type.Optional(schema);
   }
   return Type.Object(props, { additionalProperties: false });
 }
 
-function writableRelationships(model: Model, create: boolean) {
+/** Relationships a create (`create`) or update document may carry; `optional` names one a create may leave out. */
+function writableRelationships(model: Model, create: boolean, optional?: string): TProperties {
   const props: Record<string, TSchema> = {};
+  let required = false;
   for (const [name, rel] of model.relationships) {
     if (!isWritable(rel)) continue;
     const member = Type.Object({ data: writeLinkageSchema(rel) }, { additionalProperties: false });
-    props[name] = create && rel.kind === 'toOne' && rel.required ? member : Type.Optional(member);
+    const mandatory = create && rel.kind === 'toOne' && !!rel.required && name !== optional;
+    required ||= mandatory;
+    props[name] = mandatory ? member : Type.Optional(member);
   }
-  return props;
+  if (Object.keys(props).length === 0) return {};
+  const obj = Type.Object(props, { additionalProperties: false });
+  return { relationships: required ? obj : Type.Optional(obj) };
+}
+
+/** The body of a create request; `optional` is a required relationship the path already supplies. */
+function createRequest(model: Model, $id: string, optional?: string) {
+  const hasRequired = Object.values(model.spec.attributes).some((a) => a.required && !a.readOnly);
+  const attributes = writableAttributes(model, true);
+  return Type.Object(
+    {
+      data: Type.Object(
+        {
+          type: Type.Literal(model.type),
+          id: Type.Optional(Type.String({ description: 'refused: the server assigns ids' })),
+          attributes: hasRequired ? attributes : Type.Optional(attributes),
+          ...writableRelationships(model, true, optional),
+        },
+        { additionalProperties: false },
+      ),
+    },
+    { $id, additionalProperties: false },
+  );
 }
 
 /** Every component of one resource, each with an `$id` so it becomes a named OpenAPI component. */
@@ -88,16 +117,6 @@ export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
   const included: TProperties = includable.length
     ? { included: Type.Optional(Type.Array(includable.length === 1 ? includable[0]! : Type.Union(includable))) }
     : {};
-  const writeRels = (create: boolean): TProperties => {
-    const props = writableRelationships(model, create);
-    if (Object.keys(props).length === 0) return {};
-    const obj = Type.Object(props, { additionalProperties: false });
-    const required =
-      create && [...model.relationships.values()].some((r) => isWritable(r) && r.kind === 'toOne' && r.required);
-    return { relationships: required ? obj : Type.Optional(obj) };
-  };
-  const hasRequired = Object.values(spec.attributes).some((a) => a.required && !a.readOnly);
-  const createAttrs = writableAttributes(model, true);
 
   const schemas: TSchema[] = [
     Type.Object(attributes, { $id: ids.attributes, description: `Attributes of a ${spec.type}` }),
@@ -126,20 +145,7 @@ export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
       },
       { $id: ids.list },
     ),
-    Type.Object(
-      {
-        data: Type.Object(
-          {
-            type: Type.Literal(spec.type),
-            id: Type.Optional(Type.String({ description: 'refused: the server assigns ids' })),
-            attributes: hasRequired ? createAttrs : Type.Optional(createAttrs),
-            ...writeRels(true),
-          },
-          { additionalProperties: false },
-        ),
-      },
-      { $id: ids.create, additionalProperties: false },
-    ),
+    createRequest(model, ids.create),
     Type.Object(
       {
         data: Type.Object(
@@ -147,7 +153,7 @@ export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
             type: Type.Literal(spec.type),
             id: Type.String({ description: 'must equal the id in the path' }),
             attributes: Type.Optional(writableAttributes(model, false)),
-            ...writeRels(false),
+            ...writableRelationships(model, false),
           },
           { additionalProperties: false },
         ),
@@ -156,6 +162,10 @@ export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
     ),
   ];
   for (const [name, rel] of model.relationships) {
+    if (rel.kind === 'toMany' && rel.inverse) {
+      const target = registry.get(rel.type);
+      schemas.push(createRequest(target, relatedCreateId(target, model), rel.inverse));
+    }
     schemas.push(
       Type.Object(
         { links: ref('RelationshipLinks'), data: linkageSchema(rel), jsonapi: ref('JsonApiVersion') },

@@ -24,8 +24,15 @@ export interface AttributeSpec {
   column?: string;
   /** Required on create. */
   required?: boolean;
+  /** What requests may send when it differs from the response type (e.g. booleans also as "true"/"false"). */
+  input?: TSchema;
   /** Appears in responses but is refused in requests. */
   readOnly?: boolean;
+  /**
+   * Returned only to callers the policy's `seesPrivate` admits for that row; never filterable or
+   * sortable, so no query can probe it either.
+   */
+  private?: boolean;
   /** Accepted in requests, never read, filtered, sorted or returned. */
   writeOnly?: boolean;
   /** Turns a written value into column values (for example a password into its hash). */
@@ -40,20 +47,40 @@ interface RelationshipBase {
   description?: string;
 }
 
-export interface ToOneSpec extends RelationshipBase {
-  kind: 'toOne';
-  /** Key of the foreign-key column on this resource's table. */
-  column: string;
-  /** A create request must name it, and no request may set it to null. */
-  required?: boolean;
+interface OwnedRelationship {
+  /**
+   * A to-one relationship (with a column) that this resource and the target both have and that must
+   * hold the same value: a session's track must belong to the session's event.
+   */
+  within?: string;
 }
 
-export interface ToManySpec extends RelationshipBase {
+export interface ToOneSpec extends RelationshipBase, OwnedRelationship {
+  kind: 'toOne';
+  /** Key of the foreign-key column on this resource's table. */
+  column?: string;
+  /** Instead of `column`: the target's foreign-key column pointing here (the one side of a one-to-one). */
+  foreignKey?: string;
+  /** A create request must name it, and no request may set it to null. */
+  required?: boolean;
+  /** Set on create and never changed afterwards (records do not move between events). */
+  immutable?: boolean;
+}
+
+export interface ToManySpec extends RelationshipBase, OwnedRelationship {
   kind: 'toMany';
   /** The target's foreign-key column pointing back here (one-to-many). */
   foreignKey?: string;
-  /** A join table (many-to-many): column keys pointing at this resource and at the target. */
-  through?: { table: PgTable; from: string; to: string };
+  /**
+   * A join table (many-to-many): column keys pointing at this resource and at the target, and fixed
+   * column values that tell this relationship's rows from others in the same table (a role).
+   */
+  through?: { table: PgTable; from: string; to: string; where?: Record<string, string> };
+  /**
+   * The target's relationship pointing back here. With it, POST on the related path
+   * (`/<path>/{id}/<name>`) creates a target already linked to this record.
+   */
+  inverse?: string;
 }
 
 export type RelationshipSpec = ToOneSpec | ToManySpec;
@@ -68,6 +95,15 @@ export interface WriteInput {
 export interface Policy {
   /** Rows the caller may see in lists, related lists and includes (undefined: all). */
   scope(ctx: Ctx, t: Columns): SQL | undefined;
+  /** Rows outside `scope` answer 404 on detail routes too, as if they did not exist (drafts). */
+  hideOutsideScope?: boolean;
+  /**
+   * Rows a write may link to and relationship endpoints may name (defaults to `scope`): an organizer
+   * names other users by id without being able to read their records.
+   */
+  linkable?(ctx: Ctx, t: Columns): SQL | undefined;
+  /** Rows whose `private` attributes the caller may see (required when any attribute is private). */
+  seesPrivate?(ctx: Ctx, t: Columns): SQL;
   list(ctx: Ctx): void;
   read(ctx: Ctx, row: Row): void;
   create(ctx: Ctx, input: WriteInput): void | Promise<void>;
@@ -94,6 +130,10 @@ export interface ResourceSpec {
   tag: string;
   description: string;
   table: PgTable;
+  /** Column key of a unique text column by which a path may name a record instead of its numeric id. */
+  alternateKey?: string;
+  /** Further collection path segments that serve the detail routes too (renamed paths clients still call). */
+  aliases?: string[];
   /** Column key of a soft-delete timestamp: DELETE sets it and every read hides such rows. */
   softDelete?: string;
   attributes: Record<string, AttributeSpec>;

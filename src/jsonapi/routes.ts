@@ -1,13 +1,13 @@
 import { Type, type TObject } from '@sinclair/typebox';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { Db } from '../../plugins/db.js';
 import { conflict, forbidden } from './errors.js';
-import type { Model, Registry } from './model.js';
+import { selectionFor, type Model, type Registry } from './model.js';
 import { pascal } from './names.js';
 import {
-  attributeValues, checkRelated, findRow, foreignKeyValues, linkageIds, listRows, renderRows, replaceToMany,
-  rethrowDbError,
+  attributeValues, checkRelated, findRow, foreignKeyValues, guardImmutable, linkageIds, listRows, renderRows,
+  replaceToMany, rethrowDbError,
 } from './operations.js';
 import { parseDocumentQuery, parseListQuery, type RawQuery } from './query.js';
 import { componentIds } from './resource-schemas.js';
@@ -40,7 +40,7 @@ export interface RouteKit {
   }): RouteShorthandOptions;
 }
 
-interface ResourceBody {
+export interface ResourceBody {
   data: { id?: string; attributes?: Record<string, unknown>; relationships?: Record<string, { data: Linkage }> };
 }
 
@@ -108,6 +108,49 @@ export function routeKit(app: FastifyInstance, registry: Registry, model: Model,
   };
 }
 
+/**
+ * Inserts a record in one transaction: the policy's create check, related records, hooks, join rows.
+ * `prepare` turns the request into the write input inside that transaction (it may read and refuse).
+ */
+export async function createResource(
+  kit: RouteKit,
+  model: Model,
+  request: FastifyRequest,
+  prepare: (ctx: Ctx) => WriteInput | Promise<WriteInput>,
+): Promise<Row> {
+  const { app, registry } = kit;
+  const { spec } = model;
+  return app.db
+    .transaction(async (tx) => {
+      const ctx = kit.ctx(request, tx);
+      const input = await prepare(ctx);
+      await spec.policy.create(ctx, input);
+      await checkRelated(ctx, registry, model, input.relationships);
+      const values = await attributeValues(model, input.attributes);
+      foreignKeyValues(registry, model, input.relationships, values);
+      await spec.hooks?.beforeCreate?.(ctx, values, input);
+      const [created] = (await tx.insert(model.table).values(values).returning(selectionFor(ctx, model))) as Row[];
+      await replaceToMany(ctx, registry, model, created!.id, input.relationships);
+      await spec.hooks?.afterCreate?.(ctx, created!, input);
+      return created!;
+    })
+    .catch(rethrowDbError(model));
+}
+
+/** The 201 answer to a create: the new record and its Location. */
+export function createdDocument(reply: FastifyReply, model: Model, row: Row) {
+  const self = selfLink(model, row.id);
+  reply.code(201).header('Location', self);
+  return { data: toResource(model, row, new Map()), links: { self }, jsonapi };
+}
+
+/** The body's resource object, refusing client-generated ids. */
+export function newResourceData(request: FastifyRequest) {
+  const { data } = request.body as ResourceBody;
+  if (data.id !== undefined) throw forbidden('Client-generated ids are not supported', '/data/id');
+  return data;
+}
+
 /** List, create, read, update and delete of one resource, generated from its declaration. */
 export function registerResourceRoutes(kit: RouteKit) {
   const { app, registry, model } = kit;
@@ -141,43 +184,42 @@ export function registerResourceRoutes(kit: RouteKit) {
       summary: `Create a ${spec.type}`,
       description: `Creates a ${spec.type}; answers 201 with its Location. Client-generated ids are refused (403).`,
       body: Type.Ref(ids.create),
-      success: {
-        201: {
-          description: `The created ${spec.type}`,
-          headers: { Location: Type.String({ description: `path of the new ${spec.type}` }) },
-          content: { [MEDIA_TYPE]: { schema: Type.Ref(ids.document) } },
-        },
-      },
+      success: { 201: createdResponse(model) },
       errors: [400, 401, 403, 404, 406, 409, 415, 422],
     }),
     async (request, reply) => {
-      const { data } = request.body as ResourceBody;
-      if (data.id !== undefined) throw forbidden('Client-generated ids are not supported', '/data/id');
-      const input = writeInput(data);
-      const row = await app.db.transaction(async (tx) => {
-        const ctx = kit.ctx(request, tx);
-        await spec.policy.create(ctx, input);
-        await checkRelated(ctx, registry, model, input.relationships);
-        const values = await attributeValues(model, input.attributes);
-        foreignKeyValues(registry, model, input.relationships, values);
-        await spec.hooks?.beforeCreate?.(ctx, values, input);
-        const [created] = (await tx.insert(model.table).values(values).returning(model.selection)) as Row[];
-        await replaceToMany(ctx, registry, model, created!.id, input.relationships);
-        await spec.hooks?.afterCreate?.(ctx, created!, input);
-        return created!;
-      }).catch(rethrowDbError(model));
-      const self = selfLink(model, row.id);
-      reply.code(201).header('Location', self);
-      return { data: toResource(model, row, new Map()), links: { self }, jsonapi };
+      const input = writeInput(newResourceData(request));
+      return createdDocument(reply, model, await createResource(kit, model, request, () => input));
     },
   );
 
+  registerDetailRoutes(kit, spec.path, '');
+  (spec.aliases ?? []).forEach((alias, i) => registerDetailRoutes(kit, alias, `Alias${i > 0 ? i + 1 : ''}`));
+  registerRelationshipRoutes(kit);
+}
+
+/** The OpenAPI description of a 201 answer. */
+export const createdResponse = (model: Model) => ({
+  description: `The created ${model.type}`,
+  headers: { Location: Type.String({ description: `path of the new ${model.type}` }) },
+  content: { [MEDIA_TYPE]: { schema: Type.Ref(componentIds(model).document) } },
+});
+
+/** GET, PATCH and DELETE of one record under `/v1/<segment>/{id}`. */
+function registerDetailRoutes(kit: RouteKit, segment: string, suffix: string) {
+  const { app, registry, model } = kit;
+  const { spec } = model;
+  const ids = componentIds(model);
+  const path = `${API_PREFIX}/${segment}/:id`;
+  const aliasNote = suffix ? ` Alias of /v1/${spec.path}/{id}, kept for clients of the old path.` : '';
+  const named = spec.alternateKey ? ` The path may name it by id or by ${spec.alternateKey}.` : '';
+
   app.get(
-    `${base}/:id`,
+    path,
     kit.options({
-      operationId: `get${spec.name}`,
+      operationId: `get${spec.name}${suffix}`,
       summary: `Get a ${spec.type}`,
-      description: `One ${spec.type}, with include and sparse fieldsets.`,
+      description: `One ${spec.type}, with include and sparse fieldsets.${named}${aliasNote}`,
       params: true,
       querystring: kit.queries.document,
       success: { 200: Type.Ref(ids.document, { description: `The ${spec.type}` }) },
@@ -194,11 +236,11 @@ export function registerResourceRoutes(kit: RouteKit) {
   );
 
   app.patch(
-    `${base}/:id`,
+    path,
     kit.options({
-      operationId: `update${spec.name}`,
+      operationId: `update${spec.name}${suffix}`,
       summary: `Update a ${spec.type}`,
-      description: `Changes the attributes and relationships the document names; others keep their values.`,
+      description: `Changes the attributes and relationships the document names; others keep their values.${named}${aliasNote}`,
       params: true,
       body: Type.Ref(ids.update),
       success: { 200: Type.Ref(ids.document, { description: `The updated ${spec.type}` }) },
@@ -206,51 +248,60 @@ export function registerResourceRoutes(kit: RouteKit) {
     }),
     async (request) => {
       const { data } = request.body as ResourceBody;
-      if (data.id !== idOf(request)) throw conflict('The id in the document does not match the URL', '/data/id');
       const input = writeInput(data);
-      const row = await app.db.transaction(async (tx) => {
-        const ctx = kit.ctx(request, tx);
-        const current = await findRow(ctx, model, idOf(request));
-        await spec.policy.update(ctx, current, input);
-        await checkRelated(ctx, registry, model, input.relationships);
-        const values = await attributeValues(model, input.attributes);
-        foreignKeyValues(registry, model, input.relationships, values);
-        await spec.hooks?.beforeUpdate?.(ctx, current, values, input);
-        const [updated] = Object.keys(values).length
-          ? ((await tx.update(model.table).set(values).where(eq(model.id, current.id)).returning(model.selection)) as Row[])
-          : [current];
-        await replaceToMany(ctx, registry, model, current.id, input.relationships);
-        return updated!;
-      }).catch(rethrowDbError(model));
+      const row = await app.db
+        .transaction(async (tx) => {
+          const ctx = kit.ctx(request, tx);
+          const current = await findRow(ctx, model, idOf(request));
+          if (data.id !== String(current.id) && data.id !== idOf(request))
+            throw conflict('The id in the document does not match the URL', '/data/id');
+          await spec.policy.update(ctx, current, input);
+          guardImmutable(registry, model, current, input.relationships);
+          await checkRelated(ctx, registry, model, input.relationships, current);
+          const values = await attributeValues(model, input.attributes);
+          foreignKeyValues(registry, model, input.relationships, values);
+          await spec.hooks?.beforeUpdate?.(ctx, current, values, input);
+          const [updated] = Object.keys(values).length
+            ? ((await tx
+                .update(model.table)
+                .set(values)
+                .where(eq(model.id, current.id))
+                .returning(selectionFor(ctx, model))) as Row[])
+            : [current];
+          await replaceToMany(ctx, registry, model, current.id, input.relationships);
+          return updated!;
+        })
+        .catch(rethrowDbError(model));
       return { data: toResource(model, row, new Map()), links: { self: selfLink(model, row.id) }, jsonapi };
     },
   );
 
   app.delete(
-    `${base}/:id`,
+    path,
     kit.options({
-      operationId: `delete${spec.name}`,
+      operationId: `delete${spec.name}${suffix}`,
       summary: `Delete a ${spec.type}`,
-      description: spec.softDelete
-        ? `Soft delete: the record is kept with deleted-at set and disappears from every read.`
-        : `Deletes the ${spec.type}.`,
+      description:
+        (spec.softDelete
+          ? `Soft delete: the record is kept with deleted-at set and disappears from every read.`
+          : `Deletes the ${spec.type}.`) + aliasNote,
       params: true,
       success: { 200: Type.Ref('DeleteDocument', { description: 'Deleted' }) },
       // A hard delete fails while other records reference the row; a soft delete never does.
       errors: spec.softDelete ? [401, 403, 404, 406] : [401, 403, 404, 406, 409],
     }),
     async (request) => {
-      await app.db.transaction(async (tx) => {
-        const ctx = kit.ctx(request, tx);
-        const row = await findRow(ctx, model, idOf(request));
-        await spec.policy.delete(ctx, row);
-        await spec.hooks?.beforeDelete?.(ctx, row);
-        if (spec.softDelete) await tx.update(model.table).set({ [spec.softDelete]: new Date() }).where(eq(model.id, row.id));
-        else await tx.delete(model.table).where(eq(model.id, row.id));
-      }).catch(rethrowDbError(model, true));
+      await app.db
+        .transaction(async (tx) => {
+          const ctx = kit.ctx(request, tx);
+          const row = await findRow(ctx, model, idOf(request));
+          await spec.policy.delete(ctx, row);
+          await spec.hooks?.beforeDelete?.(ctx, row);
+          if (spec.softDelete) await tx.update(model.table).set({ [spec.softDelete]: new Date() }).where(eq(model.id, row.id));
+          else await tx.delete(model.table).where(eq(model.id, row.id));
+        })
+        .catch(rethrowDbError(model, true));
       return { meta: { message: 'Object successfully deleted' as const }, jsonapi };
     },
   );
-
-  registerRelationshipRoutes(kit);
 }

@@ -1,4 +1,4 @@
-import type { Model } from './model.js';
+import { PRIVATE, type Model } from './model.js';
 import type { Fieldsets } from './query.js';
 import type { Row } from './resource.js';
 
@@ -22,15 +22,17 @@ export interface ResourceObject {
 export const selfLink = (model: Model, id: unknown) => `${API_PREFIX}/${model.spec.path}/${id}`;
 
 /**
- * Turns a row into a resource object. To-one linkage comes from the row's foreign key; to-many
- * linkage only when the relationship was loaded (`linkage`), so no query runs here.
+ * Turns a row into a resource object. To-one linkage comes from the row's foreign key; other
+ * linkage only when the relationship was loaded (`linkage`), so no query runs here. Private
+ * attributes appear only when the row says this caller may see them.
  */
 export function toResource(model: Model, row: Row, fields: Fieldsets, linkage?: Record<string, Linkage>): ResourceObject {
   const only = fields.get(model.type);
   const self = selfLink(model, row.id);
   const attributes: Record<string, unknown> = {};
+  const seesPrivate = row[PRIVATE] === true;
   for (const [wire, key] of model.readable) {
-    if (!only || only.has(wire)) attributes[wire] = row[key];
+    if ((!only || only.has(wire)) && (seesPrivate || !model.private.has(wire))) attributes[wire] = row[key];
   }
   const relationships: ResourceObject['relationships'] = {};
   for (const [name, rel] of model.relationships) {
@@ -39,7 +41,7 @@ export function toResource(model: Model, row: Row, fields: Fieldsets, linkage?: 
       links: { self: `${self}/relationships/${name}`, related: `${self}/${name}` },
     };
     if (linkage && name in linkage) entry.data = linkage[name];
-    else if (rel.kind === 'toOne') {
+    else if (rel.kind === 'toOne' && rel.column) {
       const fk = row[rel.column];
       entry.data = fk === null || fk === undefined ? null : { type: rel.type, id: String(fk) };
     }
