@@ -1,1 +1,4 @@
 export * from './users.js';
+export * from './events.js';
+export * from './event-records.js';
+export * from './sessions.js';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { stamp } from './columns.js';
 
 export const users = pgTable(
   'users',
@@ -23,8 +24,8 @@ export const users = pgTable(
     iconImageUrl: text('icon_image_url'),
     isAdmin: boolean('is_admin').notNull().default(false),
     isSuperAdmin: boolean('is_super_admin').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
-    deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
+    createdAt: stamp('created_at').notNull().defaultNow(),
+    deletedAt: stamp('deleted_at'),
   },
   (t) => [
     // One live account per address; a deleted account frees its address.

@@ -29,15 +29,15 @@ function keyCondition(model: Model, raw: string): SQL {
 }
 
 /**
- * The live row a path names, or 404; also 404 outside the policy's scope when the policy hides such
- * rows. Other visibility rules are the policy's `read`.
+ * The live row a path names, or 404; also 404 for rows that do not exist for the caller (the policy's
+ * `existsFor`). Other visibility rules are the policy's `read`.
  */
 export async function findRow(ctx: Ctx, model: Model, rawId: string): Promise<Row> {
   const { policy } = model.spec;
   const [row] = await ctx.db
     .select(selectionFor(ctx, model))
     .from(model.table)
-    .where(and(keyCondition(model, rawId), model.live, policy.hideOutsideScope ? policy.scope(ctx, model.columns) : undefined))
+    .where(and(keyCondition(model, rawId), model.live, policy.existsFor?.(ctx, model.columns)))
     .limit(1);
   if (!row) throw notFound();
   return row as Row;
@@ -239,7 +239,8 @@ export async function changeLinks(
 
 /**
  * A `.catch` handler turning constraint violations into client errors: a declared unique index
- * answers 409 pointing at its attribute; deleting a record others still reference answers 409.
+ * answers 409 pointing at its member; deleting a record others still reference answers 409; a
+ * check constraint the declarations did not catch first answers 422.
  */
 export const rethrowDbError =
   (model: Model, deleting = false) =>
@@ -248,10 +249,9 @@ export const rethrowDbError =
     if (deleting && pg.code === '23503') throw conflict(`The ${model.type} is still referenced by other records`);
     if (pg.code === '23505') {
       const known = pg.constraint_name ? model.spec.unique?.[pg.constraint_name] : undefined;
-      throw known
-        ? conflict(known.detail, `/data/attributes/${known.attribute}`)
-        : conflict('A record with these values already exists');
+      throw known ? conflict(known.detail, known.pointer) : conflict('A record with these values already exists');
     }
+    if (pg.code === '23514') throw unprocessable('The values break a rule of the record');
     if (pg.code === '23503') throw unprocessable('A related record does not exist or is still referenced');
     throw err;
   };

@@ -59,6 +59,12 @@ function writableAttributes(model: Model, create: boolean) {
   return Type.Object(props, { additionalProperties: false });
 }
 
+/** The `type` member a write request may carry. */
+const requestType = (model: Model) => {
+  const names = [model.type, ...(model.spec.typeAliases ?? [])];
+  return names.length === 1 ? Type.Literal(model.type) : Type.Union(names.map((n) => Type.Literal(n)));
+};
+
 /** Relationships a create (`create`) or update document may carry; `optional` names one a create may leave out. */
 function writableRelationships(model: Model, create: boolean, optional?: string): TProperties {
   const props: Record<string, TSchema> = {};
@@ -83,7 +89,7 @@ function createRequest(model: Model, $id: string, optional?: string) {
     {
       data: Type.Object(
         {
-          type: Type.Literal(model.type),
+          type: requestType(model),
           id: Type.Optional(Type.String({ description: 'refused: the server assigns ids' })),
           attributes: hasRequired ? attributes : Type.Optional(attributes),
           ...writableRelationships(model, true, optional),
@@ -150,7 +156,7 @@ export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
       {
         data: Type.Object(
           {
-            type: Type.Literal(spec.type),
+            type: requestType(model),
             id: Type.String({ description: 'must equal the id in the path' }),
             attributes: Type.Optional(writableAttributes(model, false)),
             ...writableRelationships(model, false),

@@ -95,8 +95,8 @@ export interface WriteInput {
 export interface Policy {
   /** Rows the caller may see in lists, related lists and includes (undefined: all). */
   scope(ctx: Ctx, t: Columns): SQL | undefined;
-  /** Rows outside `scope` answer 404 on detail routes too, as if they did not exist (drafts). */
-  hideOutsideScope?: boolean;
+  /** Rows that exist for the caller at all: others answer 404 on detail routes too (drafts). */
+  existsFor?(ctx: Ctx, t: Columns): SQL | undefined;
   /**
    * Rows a write may link to and relationship endpoints may name (defaults to `scope`): an organizer
    * names other users by id without being able to read their records.
@@ -122,6 +122,8 @@ export interface Hooks {
 export interface ResourceSpec {
   /** JSON:API type, e.g. `user`. */
   type: string;
+  /** Other spellings of `type` that requests may use (responses always carry `type`). */
+  typeAliases?: string[];
   /** Collection path segment under /v1, e.g. `users`. */
   path: string;
   /** PascalCase prefix of the OpenAPI components, e.g. `User`. */
@@ -140,8 +142,8 @@ export interface ResourceSpec {
   relationships?: Record<string, RelationshipSpec>;
   policy: Policy;
   hooks?: Hooks;
-  /** Unique index name -> the attribute it protects, so a violation answers 409 with a pointer. */
-  unique?: Record<string, { attribute: string; detail: string }>;
+  /** Unique index name -> the member it protects (a JSON pointer), so a violation answers 409 pointing at it. */
+  unique?: Record<string, { pointer: string; detail: string }>;
 }
 
 export const defineResource = (spec: ResourceSpec): ResourceSpec => spec;

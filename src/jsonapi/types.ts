@@ -25,3 +25,17 @@ export const Email = (options: { description?: string } = {}) =>
     description: 'an email address; surrounding blanks are trimmed',
     ...options,
   });
+
+/** An IANA time zone name (`Europe/Berlin`), checked against the zones this runtime knows. */
+export const TimeZone = (options: { description?: string } = {}) =>
+  Type.String({ format: 'iana-timezone', maxLength: 64, ...options });
+
+/** The canonical spelling of a time zone name, or undefined for one that does not exist. */
+export function canonicalTimeZone(name: string): string | undefined {
+  if (!/^[A-Za-z][A-Za-z0-9_+/-]{0,63}$/.test(name)) return undefined;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}

@@ -167,7 +167,8 @@ export const commentResource = defineResource({
   policy: openPolicy,
 });
 
-export const fixtureResources = [authorResource, articleResource, tagResource, commentResource, userResource];
+// Users without their event-domain relationships, whose targets the fixtures do not declare.
+export const fixtureResources = [authorResource, articleResource, tagResource, commentResource, { ...userResource, relationships: {} }];
 
 export interface FixtureApp extends TestApp {
   /** A logged-in (non-admin) caller: sees unpublished articles and may write. */

@@ -60,6 +60,16 @@ export const userResource = defineResource({
     'created-at': { column: 'createdAt', schema: DateTime(), readOnly: true },
     'deleted-at': { column: 'deletedAt', schema: Nullable(DateTime()), readOnly: true },
   },
+  relationships: {
+    speakers: {
+      kind: 'toMany',
+      type: 'speaker',
+      foreignKey: 'userId',
+      inverse: 'user',
+      description: "the user's speaker profiles",
+    },
+    sessions: { kind: 'toMany', type: 'session', foreignKey: 'creatorId', description: 'sessions the user created' },
+  },
   policy: userPolicy,
-  unique: { users_email_key: { attribute: 'email', detail: 'A user with this email already exists' } },
+  unique: { users_email_key: { pointer: '/data/attributes/email', detail: 'A user with this email already exists' } },
 });

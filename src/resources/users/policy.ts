@@ -32,6 +32,8 @@ function guardRoleFlags(caller: Caller | null, input: WriteInput, row?: Row) {
 
 export const userPolicy: Policy = {
   scope: (ctx, t) => (isStaff(ctx.caller) ? undefined : ctx.caller ? eq(t.id!, ctx.caller.id) : sql`false`),
+  // Organizers name other users (speakers, coorganizers) by id without reading their records.
+  linkable: () => undefined,
   list(ctx) {
     if (!isStaff(loggedIn(ctx))) throw forbidden('Admin access is required');
   },

@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import {
+  check, doublePrecision, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, varchar,
+} from 'drizzle-orm/pg-core';
+import { stamp } from './columns.js';
+import { users } from './users.js';
+
+export const eventTopics = pgTable('event_topics', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  slug: varchar('slug', { length: 255 }).notNull(),
+  systemImageUrl: text('system_image_url'),
+  deletedAt: stamp('deleted_at'),
+});
+
+export const events = pgTable(
+  'events',
+  {
+    id: serial('id').primaryKey(),
+    identifier: varchar('identifier', { length: 16 }).notNull(),
+    name: varchar('name', { length: 255 }).notNull(),
+    startsAt: stamp('starts_at').notNull(),
+    endsAt: stamp('ends_at').notNull(),
+    timezone: varchar('timezone', { length: 64 }).notNull(),
+    description: text('description'),
+    locationName: varchar('location_name', { length: 255 }),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    logoUrl: text('logo_url'),
+    originalImageUrl: text('original_image_url'),
+    largeImageUrl: text('large_image_url'),
+    thumbnailImageUrl: text('thumbnail_image_url'),
+    iconImageUrl: text('icon_image_url'),
+    externalEventUrl: text('external_event_url'),
+    ticketUrl: text('ticket_url'),
+    privacy: varchar('privacy', { length: 16 }).notNull().default('public'),
+    state: varchar('state', { length: 16 }).notNull().default('draft'),
+    codeOfConduct: text('code_of_conduct'),
+    eventTopicId: integer('event_topic_id').references(() => eventTopics.id),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: stamp('created_at').notNull().defaultNow(),
+    deletedAt: stamp('deleted_at'),
+  },
+  (t) => [
+    uniqueIndex('events_identifier_key').on(t.identifier),
+    index('events_owner_id_idx').on(t.ownerId),
+    index('events_event_topic_id_idx').on(t.eventTopicId),
+    index('events_state_idx').on(t.state, t.id),
+    check('events_ends_after_starts', sql`${t.endsAt} > ${t.startsAt}`),
+  ],
+);
+
+/** Organizers and coorganizers; the owner is `events.owner_id`. A user may hold both roles. */
+export const eventRoles = pgTable(
+  'event_roles',
+  {
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    role: varchar('role', { length: 16 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.userId, t.role] }),
+    index('event_roles_user_id_idx').on(t.userId),
+    check('event_roles_role', sql`${t.role} in ('organizer', 'coorganizer')`),
+  ],
+);

@@ -1,0 +1,13 @@
+import { buildApp } from './src/app.js';
+import { loadConfig } from './src/config.js';
+import { startPostgres } from './test/helpers/postgres.js';
+const pg = await startPostgres('oe-prof-');
+const config = loadConfig({ LOG_LEVEL: 'silent' });
+const app = await buildApp({ ...config, DATABASE_URL: pg.adminUrl, JWT_SECRET: 'x'.repeat(40) });
+if (process.env.NOSER) app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+let s = Date.now();
+await app.ready();
+console.log('ready', Date.now() - s);
+await app.close();
+await pg.stop();
+process.exit(0);

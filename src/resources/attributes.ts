@@ -1,0 +1,72 @@
+/** Attribute and relationship declarations that many resources share. */
+import { Type } from '@sinclair/typebox';
+import type { AttributeSpec, ToManySpec, ToOneSpec } from '../jsonapi/resource.js';
+import { DateTime, Nullable, Text, Url } from '../jsonapi/types.js';
+
+/** A required, non-empty string. */
+export const requiredText = (column: string, maxLength: number, description?: string): AttributeSpec => ({
+  column,
+  schema: Text(maxLength, { minLength: 1, description }),
+  required: true,
+});
+
+/** An optional string; null clears it. */
+export const optionalText = (column: string, maxLength: number, description?: string): AttributeSpec => ({
+  column,
+  schema: Nullable(Text(maxLength, { description })),
+});
+
+/** An optional http(s) URL; null clears it. */
+export const optionalUrl = (column: string, description?: string): AttributeSpec => ({
+  column,
+  schema: Nullable(Url({ description })),
+});
+
+/** A URL only the server writes (image variants). */
+export const derivedUrl = (column: string, description: string): AttributeSpec => ({
+  column,
+  schema: Nullable(Url({ description })),
+  readOnly: true,
+});
+
+export const optionalInteger = (column: string, description: string, minimum = -2147483648): AttributeSpec => ({
+  column,
+  schema: Nullable(Type.Integer({ minimum, maximum: 2147483647, description })),
+});
+
+export const createdAt: AttributeSpec = { column: 'createdAt', schema: DateTime(), readOnly: true };
+export const deletedAt: AttributeSpec = {
+  column: 'deletedAt',
+  schema: Nullable(DateTime({ description: 'set when the record was deleted; deleted records are never returned' })),
+  readOnly: true,
+};
+
+/**
+ * A boolean as clients send it: JSON true/false or the quoted literals "true"/"false" (the documented
+ * request samples quote them). Responses always carry a JSON boolean.
+ */
+export const flexibleBoolean = (column: string, description: string): AttributeSpec => ({
+  column,
+  schema: Type.Boolean({ description }),
+  input: Type.Union([Type.Boolean(), Type.Literal('true'), Type.Literal('false')], { description }),
+  write: (value) => ({ [column]: value === true || value === 'true' }),
+});
+
+/** The event a record belongs to: named on create, never changed afterwards. */
+export const eventOf: ToOneSpec = {
+  kind: 'toOne',
+  type: 'event',
+  column: 'eventId',
+  required: true,
+  immutable: true,
+  description: 'the event the record belongs to; set on create and never changed',
+};
+
+/** The event's records of one type (a foreign key `eventId` on the target). */
+export const recordsOfEvent = (type: string, description: string, inverse?: string): ToManySpec => ({
+  kind: 'toMany',
+  type,
+  foreignKey: 'eventId',
+  description,
+  ...(inverse ? { inverse } : {}),
+});

@@ -1,0 +1,45 @@
+import { Type } from '@sinclair/typebox';
+import { customForms } from '../../../db/schema/index.js';
+import { defineResource } from '../../jsonapi/resource.js';
+import { eventOf, flexibleBoolean, optionalText, requiredText } from '../attributes.js';
+import { eventRecordPolicy } from '../events/record-policy.js';
+
+const FORMS = ['attendee', 'session', 'speaker'] as const;
+const TYPES = [
+  'text', 'checkbox', 'select', 'file', 'image', 'email', 'number', 'paragraph', 'richtextlink', 'boolean', 'year',
+] as const;
+const oneOf = (values: readonly string[], description: string) =>
+  Type.Union(values.map((v) => Type.Literal(v)), { description });
+
+export const customFormResource = defineResource({
+  // The spec's spelling; the dasherized one of the system we replace is accepted in requests too.
+  type: 'custom_form',
+  typeAliases: ['custom-form'],
+  path: 'custom-forms',
+  name: 'CustomForm',
+  tag: 'Custom forms',
+  description:
+    'A field of one of an event\'s forms (attendee, session or speaker). Logged-in users read them; the ' +
+    "event's organizers and coorganizers write them. Boolean attributes also accept \"true\"/\"false\".",
+  table: customForms,
+  attributes: {
+    form: { column: 'form', schema: oneOf(FORMS, 'the form the field belongs to'), required: true },
+    'field-identifier': requiredText('fieldIdentifier', 255, 'unique within the event\'s form'),
+    type: { column: 'type', schema: oneOf(TYPES, 'kind of input (default text)') },
+    name: optionalText('name', 255),
+    description: optionalText('description', 10_000),
+    'is-required': flexibleBoolean('isRequired', 'the field must be filled in'),
+    'is-included': flexibleBoolean('isIncluded', 'the field is shown in the form'),
+    'is-fixed': flexibleBoolean('isFixed', 'a built-in field that cannot be removed'),
+    'is-public': flexibleBoolean('isPublic', 'answers are shown publicly'),
+    position: { column: 'position', schema: Type.Integer({ minimum: 0, maximum: 2147483647, description: 'display order' }) },
+  },
+  relationships: { event: eventOf },
+  policy: eventRecordPolicy({ readersMustLogIn: true }),
+  unique: {
+    custom_forms_field_key: {
+      pointer: '/data/attributes/field-identifier',
+      detail: 'The event\'s form already has a field with this identifier',
+    },
+  },
+});

@@ -1,0 +1,55 @@
+import { eventTopics } from '../../../db/schema/index.js';
+import { isStaff } from '../../auth/caller.js';
+import { forbidden, unauthorized } from '../../jsonapi/errors.js';
+import { defineResource, type Ctx, type Policy } from '../../jsonapi/resource.js';
+import { Text } from '../../jsonapi/types.js';
+import { deletedAt, optionalUrl, requiredText } from '../attributes.js';
+
+const adminOnly = (ctx: Ctx) => {
+  if (!ctx.caller) throw unauthorized();
+  if (!isStaff(ctx.caller)) throw forbidden('Admin access is required');
+};
+
+const topicPolicy: Policy = {
+  scope: () => undefined,
+  list() {},
+  read() {},
+  create: adminOnly,
+  update: adminOnly,
+  delete: adminOnly,
+};
+
+/** `Science & Technology` -> `science-technology`. */
+export const slugOf = (name: string) =>
+  name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 255) || 'topic';
+
+export const eventTopicResource = defineResource({
+  type: 'event-topic',
+  path: 'event-topics',
+  name: 'EventTopic',
+  tag: 'Event topics',
+  description: 'A topic events are filed under. Everyone reads topics; administrators write them.',
+  table: eventTopics,
+  softDelete: 'deletedAt',
+  attributes: {
+    name: { ...requiredText('name', 255), write: (v) => ({ name: v, slug: slugOf(v as string) }) },
+    slug: { column: 'slug', schema: Text(255, { description: 'derived from the name' }), readOnly: true },
+    'system-image-url': optionalUrl('systemImageUrl'),
+    'deleted-at': deletedAt,
+  },
+  relationships: {
+    events: {
+      kind: 'toMany',
+      type: 'event',
+      foreignKey: 'eventTopicId',
+      description: 'events of the topic that the caller may see',
+    },
+  },
+  policy: topicPolicy,
+});
+

@@ -1,0 +1,114 @@
+/**
+ * Event roles and what they allow: the one policy module every event-domain resource uses.
+ *
+ * The creator of an event is its owner (`events.owner_id`); `event_roles` adds organizers and
+ * coorganizers. Owner and organizers are organizers; coorganizers edit the event and its records but
+ * neither delete the event nor manage roles; administrators pass every check. Draft events, and all
+ * records under them, exist only for their organizers, coorganizers and administrators: everyone
+ * else gets 404, as if there were nothing.
+ */
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { eventRoles, events } from '../../../db/schema/index.js';
+import { isStaff, type Caller } from '../../auth/caller.js';
+import { forbidden, notFound, unauthorized } from '../../jsonapi/errors.js';
+import type { Columns, Ctx } from '../../jsonapi/resource.js';
+
+export type EventRole = 'owner' | 'organizer' | 'coorganizer';
+
+/** What each level of rights is called in messages, from the weakest. */
+const LEVELS = { coorganizer: 1, organizer: 2, owner: 3 } as const;
+export type Level = keyof typeof LEVELS;
+const NEEDS: Record<Level, string> = {
+  coorganizer: 'Organizer or coorganizer rights on the event are required',
+  organizer: 'Organizer rights on the event are required',
+  owner: 'Only the owner of the event or an administrator may do this',
+};
+
+export const loggedIn = (ctx: Ctx): Caller => {
+  if (!ctx.caller) throw unauthorized();
+  return ctx.caller;
+};
+
+/** Ids of the events the user holds any role in. */
+const roleEvents = (userId: number) =>
+  sql`(select ${events.id} from ${events} where ${events.ownerId} = ${userId}
+       union all select ${eventRoles.eventId} from ${eventRoles} where ${eventRoles.userId} = ${userId})`;
+
+/** Events (columns `t`) the caller may see: published ones, plus those it holds a role in; all for staff. */
+export function eventVisible(caller: Caller | null, t: Columns): SQL | undefined {
+  if (isStaff(caller)) return undefined;
+  const published = eq(t.state!, 'published');
+  return caller ? sql`(${published} or ${t.id} in ${roleEvents(caller.id)})` : published;
+}
+
+/** Records whose event (`eventId`) is live and visible to the caller. */
+export function inVisibleEvent(caller: Caller | null, eventId: PgColumn): SQL {
+  const live = and(isNull(events.deletedAt), eventVisible(caller, events as unknown as Columns));
+  return sql`${eventId} in (select ${events.id} from ${events} where ${live})`;
+}
+
+/** Records whose event the caller holds a role in (every record for staff, none for anonymous callers). */
+export function inManagedEvent(caller: Caller | null, eventId: PgColumn): SQL {
+  if (isStaff(caller)) return sql`true`;
+  return caller ? sql`${eventId} in ${roleEvents(caller.id)}` : sql`false`;
+}
+
+interface Access {
+  state: string;
+  role: EventRole | null;
+}
+
+const cache = new WeakMap<Ctx['request'], Map<number, Access | null>>();
+
+/** The live event's state and the caller's strongest role in it, read once per request. */
+async function accessTo(ctx: Ctx, eventId: number): Promise<Access | null> {
+  const known = cache.get(ctx.request) ?? new Map<number, Access | null>();
+  cache.set(ctx.request, known);
+  if (known.has(eventId)) return known.get(eventId)!;
+  const userId = ctx.caller?.id ?? 0;
+  const [row] = await ctx.db
+    .select({
+      state: events.state,
+      owner: sql<boolean>`${events.ownerId} = ${userId}`,
+      roles: sql<string[]>`array(select ${eventRoles.role} from ${eventRoles}
+        where ${eventRoles.eventId} = ${events.id} and ${eventRoles.userId} = ${userId})`,
+    })
+    .from(events)
+    .where(and(eq(events.id, eventId), isNull(events.deletedAt)))
+    .limit(1);
+  const access = row
+    ? {
+        state: row.state,
+        role: row.owner ? 'owner' : row.roles.includes('organizer') ? 'organizer' : row.roles.includes('coorganizer') ? 'coorganizer' : null,
+      }
+    : null;
+  known.set(eventId, access as Access | null);
+  return access as Access | null;
+}
+
+/** The caller's role in the event (null for none); 404 when the caller may not see the event at all. */
+export async function roleIn(ctx: Ctx, eventId: number, missing?: string): Promise<EventRole | null> {
+  const access = await accessTo(ctx, eventId);
+  const visible = access && (access.state === 'published' || access.role || isStaff(ctx.caller));
+  if (!visible) throw notFound(missing);
+  return access.role;
+}
+
+/**
+ * Requires at least `level` rights on the event: 401 without a token, 404 for an event the caller
+ * cannot see, 403 for one it sees without the rights. Administrators always pass.
+ */
+export async function requireRole(ctx: Ctx, eventId: number, level: Level, missing?: string) {
+  const caller = loggedIn(ctx);
+  const role = await roleIn(ctx, eventId, missing);
+  if (isStaff(caller)) return;
+  if (!role || LEVELS[role] < LEVELS[level]) throw forbidden(NEEDS[level]);
+}
+
+/** The event a write names (`relationships.event`), as a number; 404 for anything that is not an id. */
+export function namedEvent(id: unknown): number {
+  const n = typeof id === 'string' && /^\d{1,10}$/.test(id) ? Number(id) : NaN;
+  if (!(n >= 1 && n <= 2147483647)) throw notFound(`Related event "${String(id)}" not found`);
+  return n;
+}

@@ -1,0 +1,106 @@
+import { randomInt } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
+import { eventRoles, events } from '../../../db/schema/index.js';
+import { defineResource } from '../../jsonapi/resource.js';
+import { canonicalTimeZone, DateTime, Nullable, Text, TimeZone } from '../../jsonapi/types.js';
+import {
+  createdAt, deletedAt, derivedUrl, optionalText, optionalUrl, recordsOfEvent, requiredText,
+} from '../attributes.js';
+import { checkPeriod } from '../period.js';
+import { loggedIn } from './access.js';
+import { eventPolicy } from './policy.js';
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+const ALPHABET = `${LETTERS}0123456789`;
+
+/** Eight characters starting with a letter, so an identifier is never mistaken for a numeric id in a path. */
+export function newIdentifier(): string {
+  let id = LETTERS[randomInt(LETTERS.length)]!;
+  while (id.length < 8) id += ALPHABET[randomInt(ALPHABET.length)];
+  return id;
+}
+
+const role = (name: 'organizer' | 'coorganizer', description: string) => ({
+  kind: 'toMany' as const,
+  type: 'user',
+  through: { table: eventRoles, from: 'eventId', to: 'userId', where: { role: name } },
+  description,
+});
+
+export const eventResource = defineResource({
+  type: 'event',
+  path: 'events',
+  name: 'Event',
+  tag: 'Events',
+  description:
+    'An event. Any logged-in user may create one and becomes its owner. Published events are public; drafts, ' +
+    'and every record under them, answer 404 to anyone but their organizers, coorganizers and administrators. ' +
+    'Every path may name an event by id or by its identifier.',
+  table: events,
+  alternateKey: 'identifier',
+  softDelete: 'deletedAt',
+  attributes: {
+    identifier: {
+      column: 'identifier',
+      schema: Text(16, { description: 'short unique name of the event, usable instead of the id in paths' }),
+      readOnly: true,
+    },
+    name: requiredText('name', 255),
+    'starts-at': { column: 'startsAt', schema: DateTime(), required: true },
+    'ends-at': { column: 'endsAt', schema: DateTime({ description: 'after starts-at' }), required: true },
+    timezone: {
+      column: 'timezone',
+      schema: TimeZone({ description: 'IANA time zone name, e.g. Europe/Berlin' }),
+      required: true,
+      write: (v) => ({ timezone: canonicalTimeZone(v as string) }),
+    },
+    description: optionalText('description', 100_000),
+    'location-name': optionalText('locationName', 255),
+    latitude: { column: 'latitude', schema: Nullable(Type.Number({ minimum: -90, maximum: 90 })) },
+    longitude: { column: 'longitude', schema: Nullable(Type.Number({ minimum: -180, maximum: 180 })) },
+    'logo-url': optionalUrl('logoUrl'),
+    'original-image-url': optionalUrl('originalImageUrl', 'the event image as uploaded'),
+    'large-image-url': derivedUrl('largeImageUrl', 'large variant of the event image'),
+    'thumbnail-image-url': derivedUrl('thumbnailImageUrl', 'thumbnail variant of the event image'),
+    'icon-image-url': derivedUrl('iconImageUrl', 'icon variant of the event image'),
+    'external-event-url': optionalUrl('externalEventUrl'),
+    'ticket-url': optionalUrl('ticketUrl'),
+    privacy: { column: 'privacy', schema: Type.Union([Type.Literal('public'), Type.Literal('private')], { default: 'public' }) },
+    state: {
+      column: 'state',
+      schema: Type.Union([Type.Literal('draft'), Type.Literal('published')], {
+        default: 'draft',
+        description: 'drafts are visible only to organizers, coorganizers and administrators',
+      }),
+    },
+    'code-of-conduct': optionalText('codeOfConduct', 100_000),
+    'created-at': createdAt,
+    'deleted-at': deletedAt,
+  },
+  relationships: {
+    'event-topic': { kind: 'toOne', type: 'event-topic', column: 'eventTopicId' },
+    'event-copyright': { kind: 'toOne', type: 'event-copyright', foreignKey: 'eventId', readOnly: true },
+    'social-links': recordsOfEvent('social-link', 'links to the event elsewhere'),
+    microlocations: recordsOfEvent('microlocation', 'rooms and places of the event'),
+    sponsors: recordsOfEvent('sponsor', 'sponsors of the event'),
+    tracks: recordsOfEvent('track', 'tracks of the event'),
+    'session-types': recordsOfEvent('session-type', 'kinds of session'),
+    sessions: recordsOfEvent('session', 'sessions of the event'),
+    speakers: recordsOfEvent('speaker', 'speakers of the event', 'event'),
+    'custom-forms': recordsOfEvent('custom_form', 'form fields of the event', 'event'),
+    owner: { kind: 'toOne', type: 'user', column: 'ownerId', readOnly: true, description: 'the creator of the event' },
+    organizers: role('organizer', 'organizers: owner rights except managing roles; only the owner changes them'),
+    coorganizers: role('coorganizer', 'coorganizers edit the event and its records; only the owner changes them'),
+  },
+  policy: eventPolicy,
+  hooks: {
+    beforeCreate(ctx, values) {
+      values.ownerId = loggedIn(ctx).id;
+      values.identifier = newIdentifier();
+      checkPeriod(values);
+    },
+    beforeUpdate(_ctx, row, values) {
+      checkPeriod(values, row);
+    },
+  },
+});

@@ -1,0 +1,22 @@
+import type { Policy } from '../../jsonapi/resource.js';
+import { eventVisible, loggedIn, requireRole } from './access.js';
+
+/**
+ * Any logged-in user may create an event and becomes its owner. Published events are public; drafts
+ * exist only for their organizers, coorganizers and administrators. Coorganizers and up edit an
+ * event, organizers and up delete it, and only the owner (or an administrator) manages its roles.
+ */
+export const eventPolicy: Policy = {
+  scope: (ctx, t) => eventVisible(ctx.caller, t),
+  existsFor: (ctx, t) => eventVisible(ctx.caller, t),
+  list() {},
+  read() {},
+  create(ctx) {
+    loggedIn(ctx);
+  },
+  async update(ctx, row, input) {
+    const rolesChange = 'organizers' in input.relationships || 'coorganizers' in input.relationships;
+    await requireRole(ctx, row.id as number, rolesChange ? 'owner' : 'coorganizer');
+  },
+  delete: (ctx, row) => requireRole(ctx, row.id as number, 'organizer'),
+};

@@ -1,0 +1,26 @@
+import { sql } from 'drizzle-orm';
+import type { Ctx, Policy, Row } from '../../jsonapi/resource.js';
+import { inVisibleEvent, loggedIn, namedEvent, requireRole } from './access.js';
+
+/**
+ * The policy of a record that belongs to an event (column `eventId`, relationship `event`): readable
+ * where its event is, written by the event's organizers and coorganizers (and administrators).
+ */
+export function eventRecordPolicy(options: { readersMustLogIn?: boolean } = {}): Policy {
+  const mayRead = (ctx: Ctx) => {
+    if (options.readersMustLogIn) loggedIn(ctx);
+  };
+  return {
+    scope: (ctx, t) => (options.readersMustLogIn && !ctx.caller ? sql`false` : inVisibleEvent(ctx.caller, t.eventId!)),
+    existsFor: (ctx, t) => inVisibleEvent(ctx.caller, t.eventId!),
+    list: mayRead,
+    read: mayRead,
+    async create(ctx, input) {
+      loggedIn(ctx);
+      const named = input.relationships.event;
+      await requireRole(ctx, namedEvent(named), 'coorganizer', `Related event "${String(named)}" not found`);
+    },
+    update: (ctx, row: Row) => requireRole(ctx, row.eventId as number, 'coorganizer'),
+    delete: (ctx, row: Row) => requireRole(ctx, row.eventId as number, 'coorganizer'),
+  };
+}

@@ -1,0 +1,52 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { speakers, speakersSessions } from '../../../db/schema/index.js';
+import { isStaff } from '../../auth/caller.js';
+import { forbidden, unprocessable } from '../../jsonapi/errors.js';
+import type { Ctx, Policy, Row, WriteInput } from '../../jsonapi/resource.js';
+import { loggedIn, roleIn } from '../events/access.js';
+import { eventRecordPolicy } from '../events/record-policy.js';
+import { ORGANIZER_MOVES, SPEAKER_MOVES, type SessionState } from './states.js';
+
+/** The caller is the user of one of the session's speakers, or created the session. */
+async function speaksAt(ctx: Ctx, row: Row): Promise<boolean> {
+  const caller = loggedIn(ctx);
+  if (row.creatorId === caller.id) return true;
+  const [found] = await ctx.db
+    .select({ one: sql`1` })
+    .from(speakersSessions)
+    .innerJoin(speakers, eq(speakers.id, speakersSessions.speakerId))
+    .where(and(eq(speakersSessions.sessionId, row.id as number), eq(speakers.userId, caller.id), isNull(speakers.deletedAt)))
+    .limit(1);
+  return !!found;
+}
+
+function checkMove(from: SessionState, to: SessionState | undefined, organizer: boolean) {
+  if (to === undefined || to === from) return;
+  const mine = organizer ? ORGANIZER_MOVES : SPEAKER_MOVES;
+  const theirs = organizer ? SPEAKER_MOVES : ORGANIZER_MOVES;
+  if (mine[from].includes(to)) return;
+  if (theirs[from].includes(to))
+    throw forbidden(`Only ${organizer ? "the session's speakers" : 'organizers'} may move a session from ${from} to ${to}`);
+  throw unprocessable(`A session cannot move from ${from} to ${to}`, '/data/attributes/state');
+}
+
+const records = eventRecordPolicy();
+
+/**
+ * Sessions follow the event-record rules, except that the session's speakers (and its creator) may
+ * change its state, and nothing else, along the speaker moves of the transition table.
+ */
+export const sessionPolicy: Policy = {
+  ...records,
+  async update(ctx, row, input: WriteInput) {
+    loggedIn(ctx);
+    const to = input.attributes.state as SessionState | undefined;
+    const from = row.state as SessionState;
+    if (isStaff(ctx.caller) || (await roleIn(ctx, row.eventId as number))) return checkMove(from, to, true);
+    if (!(await speaksAt(ctx, row))) return records.update(ctx, row, input);
+    const others = Object.keys(input.attributes).filter((k) => k !== 'state');
+    if (others.length > 0 || Object.keys(input.relationships).length > 0)
+      throw forbidden("A session's speakers may change only its state", others.length ? `/data/attributes/${others[0]}` : '/data/relationships');
+    checkMove(from, to, false);
+  },
+};
