@@ -2,14 +2,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
 
-export const tags = [
-  { name: 'Authentication', description: 'Tokens for the `Authorization: JWT <token>` header' },
-  { name: 'Users', description: 'Accounts; one account works across every face of the service' },
-];
+export interface OpenApiOptions {
+  /** Tags of the operations (each with its description), in the order the document lists them. */
+  tags: { name: string; description: string }[];
+}
 
 /** The OpenAPI 3.1 document built from the route schemas, and Swagger UI at /docs. */
 export default fp(
-  async (app) => {
+  async (app, { tags }: OpenApiOptions) => {
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',

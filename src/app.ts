@@ -37,10 +37,16 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   // No route takes text: a text body is 415 like any other unsupported type, not a string to validate.
   app.removeContentTypeParser('text/plain');
   await app.register(errorHandler);
-  await app.register(openapi);
+  const served = options.resources ?? resources;
+  await app.register(openapi, {
+    tags: [
+      { name: 'Authentication', description: 'Tokens for the `Authorization: JWT <token>` header' },
+      ...served.map((r) => ({ name: r.tag, description: r.description })),
+    ],
+  });
   await app.register(dbPlugin, { url: config.DATABASE_URL, poolMax: config.DB_POOL_MAX, onQuery: options.onQuery });
   await app.register(authPlugin, { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN });
-  await app.register(jsonapi, { resources: options.resources ?? resources });
+  await app.register(jsonapi, { resources: served });
   await app.register(authRoutes, { expiresIn: config.JWT_EXPIRES_IN });
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
   return app;

@@ -56,6 +56,2137 @@ export interface paths {
         patch: operations["updateUser"];
         trace?: never;
     };
+    "/v1/users/{id}/relationships/speakers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user speakers
+         * @description The resource identifiers of the user's speakers.
+         */
+        get: operations["getUserSpeakersRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/speakers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the speakers of a user
+         * @description Only the speakers related to this user, with every list feature.
+         */
+        get: operations["getUserSpeakers"];
+        put?: never;
+        /**
+         * Create a speaker of a user
+         * @description Creates a speaker whose user is this user (the document may leave user out); otherwise as POST /v1/speakers.
+         */
+        post: operations["createUserSpeakers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/relationships/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user sessions
+         * @description The resource identifiers of the user's sessions.
+         */
+        get: operations["getUserSessionsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sessions of a user
+         * @description Only the sessions related to this user, with every list feature.
+         */
+        get: operations["getUserSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Pages of events with sort, filter, include and sparse fieldsets. An event. Any logged-in user may create one and becomes its owner. Published events are public; drafts, and every record under them, answer 404 to anyone but their organizers, coorganizers and administrators. Every path may name an event by id or by its identifier.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        /**
+         * Create a event
+         * @description Creates a event; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a event
+         * @description One event, with include and sparse fieldsets. The path may name it by id or by identifier.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a event
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteEvent"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a event
+         * @description Changes the attributes and relationships the document names; others keep their values. The path may name it by id or by identifier.
+         */
+        patch: operations["updateEvent"];
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/event-topic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event event-topic
+         * @description The resource identifiers of the event's event-topic.
+         */
+        get: operations["getEventEventTopicRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace event event-topic
+         * @description Sets the event-topic (or clears it with null).
+         */
+        patch: operations["updateEventEventTopicRelationship"];
+        trace?: never;
+    };
+    "/v1/events/{id}/event-topic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event-topic of a event
+         * @description The related event-topic, or null.
+         */
+        get: operations["getEventEventTopic"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/event-copyright": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event event-copyright
+         * @description The resource identifiers of the event's event-copyright.
+         */
+        get: operations["getEventEventCopyrightRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/event-copyright": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event-copyright of a event
+         * @description The related event-copyright, or null.
+         */
+        get: operations["getEventEventCopyright"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/social-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event social-links
+         * @description The resource identifiers of the event's social-links.
+         */
+        get: operations["getEventSocialLinksRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/social-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the social-links of a event
+         * @description Only the social-links related to this event, with every list feature.
+         */
+        get: operations["getEventSocialLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/microlocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event microlocations
+         * @description The resource identifiers of the event's microlocations.
+         */
+        get: operations["getEventMicrolocationsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/microlocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the microlocations of a event
+         * @description Only the microlocations related to this event, with every list feature.
+         */
+        get: operations["getEventMicrolocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/sponsors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event sponsors
+         * @description The resource identifiers of the event's sponsors.
+         */
+        get: operations["getEventSponsorsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/sponsors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sponsors of a event
+         * @description Only the sponsors related to this event, with every list feature.
+         */
+        get: operations["getEventSponsors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/tracks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event tracks
+         * @description The resource identifiers of the event's tracks.
+         */
+        get: operations["getEventTracksRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/tracks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tracks of a event
+         * @description Only the tracks related to this event, with every list feature.
+         */
+        get: operations["getEventTracks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/session-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event session-types
+         * @description The resource identifiers of the event's session-types.
+         */
+        get: operations["getEventSessionTypesRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/session-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the session-types of a event
+         * @description Only the session-types related to this event, with every list feature.
+         */
+        get: operations["getEventSessionTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event sessions
+         * @description The resource identifiers of the event's sessions.
+         */
+        get: operations["getEventSessionsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sessions of a event
+         * @description Only the sessions related to this event, with every list feature.
+         */
+        get: operations["getEventSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/speakers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event speakers
+         * @description The resource identifiers of the event's speakers.
+         */
+        get: operations["getEventSpeakersRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/speakers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the speakers of a event
+         * @description Only the speakers related to this event, with every list feature.
+         */
+        get: operations["getEventSpeakers"];
+        put?: never;
+        /**
+         * Create a speaker of a event
+         * @description Creates a speaker whose event is this event (the document may leave event out); otherwise as POST /v1/speakers.
+         */
+        post: operations["createEventSpeakers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/custom-forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event custom-forms
+         * @description The resource identifiers of the event's custom-forms.
+         */
+        get: operations["getEventCustomFormsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/custom-forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the custom-forms of a event
+         * @description Only the custom-forms related to this event, with every list feature.
+         */
+        get: operations["getEventCustomForms"];
+        put?: never;
+        /**
+         * Create a custom_form of a event
+         * @description Creates a custom_form whose event is this event (the document may leave event out); otherwise as POST /v1/custom-forms.
+         */
+        post: operations["createEventCustomForms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event owner
+         * @description The resource identifiers of the event's owner.
+         */
+        get: operations["getEventOwnerRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The owner of a event
+         * @description The related user, or null.
+         */
+        get: operations["getEventOwner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/organizers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event organizers
+         * @description The resource identifiers of the event's organizers.
+         */
+        get: operations["getEventOrganizersRelationship"];
+        put?: never;
+        /**
+         * Add to event organizers
+         * @description Adds the given organizers; ones already linked stay.
+         */
+        post: operations["addEventOrganizersRelationship"];
+        /**
+         * Remove from event organizers
+         * @description Removes the given organizers.
+         */
+        delete: operations["removeEventOrganizersRelationship"];
+        options?: never;
+        head?: never;
+        /**
+         * Replace event organizers
+         * @description Replaces all organizers with the given list.
+         */
+        patch: operations["updateEventOrganizersRelationship"];
+        trace?: never;
+    };
+    "/v1/events/{id}/organizers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organizers of a event
+         * @description Only the organizers related to this event, with every list feature.
+         */
+        get: operations["getEventOrganizers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/coorganizers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event coorganizers
+         * @description The resource identifiers of the event's coorganizers.
+         */
+        get: operations["getEventCoorganizersRelationship"];
+        put?: never;
+        /**
+         * Add to event coorganizers
+         * @description Adds the given coorganizers; ones already linked stay.
+         */
+        post: operations["addEventCoorganizersRelationship"];
+        /**
+         * Remove from event coorganizers
+         * @description Removes the given coorganizers.
+         */
+        delete: operations["removeEventCoorganizersRelationship"];
+        options?: never;
+        head?: never;
+        /**
+         * Replace event coorganizers
+         * @description Replaces all coorganizers with the given list.
+         */
+        patch: operations["updateEventCoorganizersRelationship"];
+        trace?: never;
+    };
+    "/v1/events/{id}/coorganizers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the coorganizers of a event
+         * @description Only the coorganizers related to this event, with every list feature.
+         */
+        get: operations["getEventCoorganizers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List event-topics
+         * @description Pages of event-topics with sort, filter, include and sparse fieldsets. A topic events are filed under. Everyone reads topics; administrators write them.
+         */
+        get: operations["listEventTopics"];
+        put?: never;
+        /**
+         * Create a event-topic
+         * @description Creates a event-topic; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createEventTopic"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-topics/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a event-topic
+         * @description One event-topic, with include and sparse fieldsets.
+         */
+        get: operations["getEventTopic"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a event-topic
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteEventTopic"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a event-topic
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateEventTopic"];
+        trace?: never;
+    };
+    "/v1/event-topics/{id}/relationships/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event-topic events
+         * @description The resource identifiers of the event-topic's events.
+         */
+        get: operations["getEventTopicEventsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-topics/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the events of a event-topic
+         * @description Only the events related to this event-topic, with every list feature.
+         */
+        get: operations["getEventTopicEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-copyrights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List event-copyrights
+         * @description Pages of event-copyrights with sort, filter, include and sparse fieldsets. The copyright of an event: at most one per event (a second one is 409).
+         */
+        get: operations["listEventCopyrights"];
+        put?: never;
+        /**
+         * Create a event-copyright
+         * @description Creates a event-copyright; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createEventCopyright"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-copyrights/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a event-copyright
+         * @description One event-copyright, with include and sparse fieldsets.
+         */
+        get: operations["getEventCopyright"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a event-copyright
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteEventCopyright"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a event-copyright
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateEventCopyright"];
+        trace?: never;
+    };
+    "/v1/event-copyright/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a event-copyright
+         * @description One event-copyright, with include and sparse fieldsets. Alias of /v1/event-copyrights/{id}, kept for clients of the old path.
+         */
+        get: operations["getEventCopyrightAlias"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a event-copyright
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read. Alias of /v1/event-copyrights/{id}, kept for clients of the old path.
+         */
+        delete: operations["deleteEventCopyrightAlias"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a event-copyright
+         * @description Changes the attributes and relationships the document names; others keep their values. Alias of /v1/event-copyrights/{id}, kept for clients of the old path.
+         */
+        patch: operations["updateEventCopyrightAlias"];
+        trace?: never;
+    };
+    "/v1/event-copyrights/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event-copyright event
+         * @description The resource identifiers of the event-copyright's event.
+         */
+        get: operations["getEventCopyrightEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace event-copyright event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateEventCopyrightEventRelationship"];
+        trace?: never;
+    };
+    "/v1/event-copyrights/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a event-copyright
+         * @description The related event, or null.
+         */
+        get: operations["getEventCopyrightEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/social-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List social-links
+         * @description Pages of social-links with sort, filter, include and sparse fieldsets. A link to the event on another site.
+         */
+        get: operations["listSocialLinks"];
+        put?: never;
+        /**
+         * Create a social-link
+         * @description Creates a social-link; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createSocialLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/social-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a social-link
+         * @description One social-link, with include and sparse fieldsets.
+         */
+        get: operations["getSocialLink"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a social-link
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteSocialLink"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a social-link
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateSocialLink"];
+        trace?: never;
+    };
+    "/v1/social-links/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of social-link event
+         * @description The resource identifiers of the social-link's event.
+         */
+        get: operations["getSocialLinkEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace social-link event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateSocialLinkEventRelationship"];
+        trace?: never;
+    };
+    "/v1/social-links/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a social-link
+         * @description The related event, or null.
+         */
+        get: operations["getSocialLinkEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/microlocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List microlocations
+         * @description Pages of microlocations with sort, filter, include and sparse fieldsets. A room or place of an event where sessions happen.
+         */
+        get: operations["listMicrolocations"];
+        put?: never;
+        /**
+         * Create a microlocation
+         * @description Creates a microlocation; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createMicrolocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/microlocations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a microlocation
+         * @description One microlocation, with include and sparse fieldsets.
+         */
+        get: operations["getMicrolocation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a microlocation
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteMicrolocation"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a microlocation
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateMicrolocation"];
+        trace?: never;
+    };
+    "/v1/microlocations/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of microlocation event
+         * @description The resource identifiers of the microlocation's event.
+         */
+        get: operations["getMicrolocationEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace microlocation event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateMicrolocationEventRelationship"];
+        trace?: never;
+    };
+    "/v1/microlocations/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a microlocation
+         * @description The related event, or null.
+         */
+        get: operations["getMicrolocationEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/microlocations/{id}/relationships/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of microlocation sessions
+         * @description The resource identifiers of the microlocation's sessions.
+         */
+        get: operations["getMicrolocationSessionsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/microlocations/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sessions of a microlocation
+         * @description Only the sessions related to this microlocation, with every list feature.
+         */
+        get: operations["getMicrolocationSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sponsors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sponsors
+         * @description Pages of sponsors with sort, filter, include and sparse fieldsets. A sponsor of an event.
+         */
+        get: operations["listSponsors"];
+        put?: never;
+        /**
+         * Create a sponsor
+         * @description Creates a sponsor; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createSponsor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sponsors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a sponsor
+         * @description One sponsor, with include and sparse fieldsets.
+         */
+        get: operations["getSponsor"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a sponsor
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteSponsor"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a sponsor
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateSponsor"];
+        trace?: never;
+    };
+    "/v1/sponsors/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of sponsor event
+         * @description The resource identifiers of the sponsor's event.
+         */
+        get: operations["getSponsorEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace sponsor event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateSponsorEventRelationship"];
+        trace?: never;
+    };
+    "/v1/sponsors/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a sponsor
+         * @description The related event, or null.
+         */
+        get: operations["getSponsorEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tracks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tracks
+         * @description Pages of tracks with sort, filter, include and sparse fieldsets. A track (a thread of sessions) of an event.
+         */
+        get: operations["listTracks"];
+        put?: never;
+        /**
+         * Create a track
+         * @description Creates a track; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createTrack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tracks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a track
+         * @description One track, with include and sparse fieldsets.
+         */
+        get: operations["getTrack"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a track
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteTrack"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a track
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateTrack"];
+        trace?: never;
+    };
+    "/v1/tracks/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of track event
+         * @description The resource identifiers of the track's event.
+         */
+        get: operations["getTrackEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace track event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateTrackEventRelationship"];
+        trace?: never;
+    };
+    "/v1/tracks/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a track
+         * @description The related event, or null.
+         */
+        get: operations["getTrackEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tracks/{id}/relationships/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of track sessions
+         * @description The resource identifiers of the track's sessions.
+         */
+        get: operations["getTrackSessionsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tracks/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sessions of a track
+         * @description Only the sessions related to this track, with every list feature.
+         */
+        get: operations["getTrackSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List session-types
+         * @description Pages of session-types with sort, filter, include and sparse fieldsets. A kind of session (talk, workshop...) with its usual length.
+         */
+        get: operations["listSessionTypes"];
+        put?: never;
+        /**
+         * Create a session-type
+         * @description Creates a session-type; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createSessionType"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a session-type
+         * @description One session-type, with include and sparse fieldsets.
+         */
+        get: operations["getSessionType"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a session-type
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteSessionType"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a session-type
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateSessionType"];
+        trace?: never;
+    };
+    "/v1/session-types/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of session-type event
+         * @description The resource identifiers of the session-type's event.
+         */
+        get: operations["getSessionTypeEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace session-type event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateSessionTypeEventRelationship"];
+        trace?: never;
+    };
+    "/v1/session-types/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a session-type
+         * @description The related event, or null.
+         */
+        get: operations["getSessionTypeEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session-types/{id}/relationships/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of session-type sessions
+         * @description The resource identifiers of the session-type's sessions.
+         */
+        get: operations["getSessionTypeSessionsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session-types/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sessions of a session-type
+         * @description Only the sessions related to this session-type, with every list feature.
+         */
+        get: operations["getSessionTypeSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sessions
+         * @description Pages of sessions with sort, filter, include and sparse fieldsets. A session of an event. Organizers and coorganizers create and edit sessions; the session's speakers may only move its state. State moves:
+         *
+         *     | from | organizers may move to | speakers may move to |
+         *     |---|---|---|
+         *     | draft | pending, submitted, accepted, confirmed, rejected, canceled | submitted |
+         *     | pending | draft, submitted, accepted, confirmed, rejected, canceled | withdrawn |
+         *     | submitted | pending, accepted, confirmed, rejected, canceled | withdrawn |
+         *     | accepted | pending, confirmed, rejected, canceled | withdrawn |
+         *     | confirmed | accepted, rejected, canceled | withdrawn |
+         *     | rejected | pending, accepted, confirmed | - |
+         *     | canceled | pending, accepted, confirmed | - |
+         *     | withdrawn | - | - |
+         */
+        get: operations["listSessions"];
+        put?: never;
+        /**
+         * Create a session
+         * @description Creates a session; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a session
+         * @description One session, with include and sparse fieldsets.
+         */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a session
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteSession"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a session
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateSession"];
+        trace?: never;
+    };
+    "/v1/sessions/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of session event
+         * @description The resource identifiers of the session's event.
+         */
+        get: operations["getSessionEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace session event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateSessionEventRelationship"];
+        trace?: never;
+    };
+    "/v1/sessions/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a session
+         * @description The related event, or null.
+         */
+        get: operations["getSessionEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/relationships/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of session track
+         * @description The resource identifiers of the session's track.
+         */
+        get: operations["getSessionTrackRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace session track
+         * @description Sets the track (or clears it with null).
+         */
+        patch: operations["updateSessionTrackRelationship"];
+        trace?: never;
+    };
+    "/v1/sessions/{id}/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The track of a session
+         * @description The related track, or null.
+         */
+        get: operations["getSessionTrack"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/relationships/microlocation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of session microlocation
+         * @description The resource identifiers of the session's microlocation.
+         */
+        get: operations["getSessionMicrolocationRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace session microlocation
+         * @description Sets the microlocation (or clears it with null).
+         */
+        patch: operations["updateSessionMicrolocationRelationship"];
+        trace?: never;
+    };
+    "/v1/sessions/{id}/microlocation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The microlocation of a session
+         * @description The related microlocation, or null.
+         */
+        get: operations["getSessionMicrolocation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/relationships/session-type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of session session-type
+         * @description The resource identifiers of the session's session-type.
+         */
+        get: operations["getSessionSessionTypeRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace session session-type
+         * @description Sets the session-type (or clears it with null).
+         */
+        patch: operations["updateSessionSessionTypeRelationship"];
+        trace?: never;
+    };
+    "/v1/sessions/{id}/session-type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The session-type of a session
+         * @description The related session-type, or null.
+         */
+        get: operations["getSessionSessionType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/relationships/speakers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of session speakers
+         * @description The resource identifiers of the session's speakers.
+         */
+        get: operations["getSessionSpeakersRelationship"];
+        put?: never;
+        /**
+         * Add to session speakers
+         * @description Adds the given speakers; ones already linked stay.
+         */
+        post: operations["addSessionSpeakersRelationship"];
+        /**
+         * Remove from session speakers
+         * @description Removes the given speakers.
+         */
+        delete: operations["removeSessionSpeakersRelationship"];
+        options?: never;
+        head?: never;
+        /**
+         * Replace session speakers
+         * @description Replaces all speakers with the given list.
+         */
+        patch: operations["updateSessionSpeakersRelationship"];
+        trace?: never;
+    };
+    "/v1/sessions/{id}/speakers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the speakers of a session
+         * @description Only the speakers related to this session, with every list feature.
+         */
+        get: operations["getSessionSpeakers"];
+        put?: never;
+        /**
+         * Create a speaker of a session
+         * @description Creates a speaker whose sessions is this session (the document may leave sessions out); otherwise as POST /v1/speakers.
+         */
+        post: operations["createSessionSpeakers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/relationships/creator": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of session creator
+         * @description The resource identifiers of the session's creator.
+         */
+        get: operations["getSessionCreatorRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/creator": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The creator of a session
+         * @description The related user, or null.
+         */
+        get: operations["getSessionCreator"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/speakers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List speakers
+         * @description Pages of speakers with sort, filter, include and sparse fieldsets. A speaker of an event, optionally linked to a user account. Email and mobile are shown only to the speaker's user, the event's organizers and coorganizers, and administrators.
+         */
+        get: operations["listSpeakers"];
+        put?: never;
+        /**
+         * Create a speaker
+         * @description Creates a speaker; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createSpeaker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/speakers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a speaker
+         * @description One speaker, with include and sparse fieldsets.
+         */
+        get: operations["getSpeaker"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a speaker
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteSpeaker"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a speaker
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateSpeaker"];
+        trace?: never;
+    };
+    "/v1/speakers/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of speaker event
+         * @description The resource identifiers of the speaker's event.
+         */
+        get: operations["getSpeakerEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace speaker event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateSpeakerEventRelationship"];
+        trace?: never;
+    };
+    "/v1/speakers/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a speaker
+         * @description The related event, or null.
+         */
+        get: operations["getSpeakerEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/speakers/{id}/relationships/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of speaker user
+         * @description The resource identifiers of the speaker's user.
+         */
+        get: operations["getSpeakerUserRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace speaker user
+         * @description Sets the user (or clears it with null).
+         */
+        patch: operations["updateSpeakerUserRelationship"];
+        trace?: never;
+    };
+    "/v1/speakers/{id}/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user of a speaker
+         * @description The related user, or null.
+         */
+        get: operations["getSpeakerUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/speakers/{id}/relationships/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of speaker sessions
+         * @description The resource identifiers of the speaker's sessions.
+         */
+        get: operations["getSpeakerSessionsRelationship"];
+        put?: never;
+        /**
+         * Add to speaker sessions
+         * @description Adds the given sessions; ones already linked stay.
+         */
+        post: operations["addSpeakerSessionsRelationship"];
+        /**
+         * Remove from speaker sessions
+         * @description Removes the given sessions.
+         */
+        delete: operations["removeSpeakerSessionsRelationship"];
+        options?: never;
+        head?: never;
+        /**
+         * Replace speaker sessions
+         * @description Replaces all sessions with the given list.
+         */
+        patch: operations["updateSpeakerSessionsRelationship"];
+        trace?: never;
+    };
+    "/v1/speakers/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sessions of a speaker
+         * @description Only the sessions related to this speaker, with every list feature.
+         */
+        get: operations["getSpeakerSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/custom-forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List custom-forms
+         * @description Pages of custom-forms with sort, filter, include and sparse fieldsets. A field of one of an event's forms (attendee, session or speaker). Logged-in users read them; the event's organizers and coorganizers write them. Boolean attributes also accept "true"/"false".
+         */
+        get: operations["listCustomForms"];
+        put?: never;
+        /**
+         * Create a custom_form
+         * @description Creates a custom_form; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createCustomForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/custom-forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a custom_form
+         * @description One custom_form, with include and sparse fieldsets.
+         */
+        get: operations["getCustomForm"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a custom_form
+         * @description Deletes the custom_form.
+         */
+        delete: operations["deleteCustomForm"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a custom_form
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateCustomForm"];
+        trace?: never;
+    };
+    "/v1/custom-forms/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of custom_form event
+         * @description The resource identifiers of the custom_form's event.
+         */
+        get: operations["getCustomFormEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace custom_form event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateCustomFormEventRelationship"];
+        trace?: never;
+    };
+    "/v1/custom-forms/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a custom_form
+         * @description The related event, or null.
+         */
+        get: operations["getCustomFormEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/login": {
         parameters: {
             query?: never;
@@ -213,7 +2344,26 @@ export interface components {
             /** Format: date-time */
             readonly "deleted-at"?: string | null;
         };
-        UserRelationships: Record<string, never>;
+        UserRelationships: {
+            /** @description the user's speaker profiles */
+            speakers?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "speaker";
+                    id: string;
+                }[];
+            };
+            /** @description sessions the user created */
+            sessions?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "session";
+                    id: string;
+                }[];
+            };
+        };
         /** @description An account. Registration is open; a user reads and changes only their own record unless an administrator. Deleting keeps the record with deleted-at set and ends its tokens. */
         UserResource: {
             /** @enum {string} */
@@ -225,11 +2375,13 @@ export interface components {
         };
         UserDocument: {
             data: components["schemas"]["UserResource"];
+            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         UserListDocument: {
             data: components["schemas"]["UserResource"][];
+            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -336,6 +2488,2382 @@ export interface components {
                 };
             };
         };
+        SpeakerCreateRequestViaUser: {
+            data: {
+                /** @enum {string} */
+                type: "speaker";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    /** @description one speaker per address in an event; shown only to the speaker's user, the event's organizers and coorganizers, and administrators */
+                    email?: string | null;
+                    /** @description shown only to the speaker's user, the event's organizers and coorganizers, and administrators */
+                    mobile?: string | null;
+                    /** Format: uri */
+                    "photo-url"?: string | null;
+                    "short-biography"?: string | null;
+                    "long-biography"?: string | null;
+                    "speaking-experience"?: string | null;
+                    /** Format: uri */
+                    website?: string | null;
+                    /** Format: uri */
+                    twitter?: string | null;
+                    /** Format: uri */
+                    facebook?: string | null;
+                    /** Format: uri */
+                    github?: string | null;
+                    /** Format: uri */
+                    linkedin?: string | null;
+                    /** Format: uri */
+                    instagram?: string | null;
+                    organisation?: string | null;
+                    /** @description default false */
+                    "is-featured"?: boolean;
+                    /** @description job title */
+                    position?: string | null;
+                    country?: string | null;
+                    city?: string | null;
+                    gender?: string | null;
+                    "heard-from"?: string | null;
+                    "sponsorship-required"?: string | null;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                    user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                    sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        UserSpeakersRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "speaker";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserSessionsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "session";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        /** @description Attributes of a event */
+        EventAttributes: {
+            /** @description short unique name of the event, usable instead of the id in paths */
+            readonly identifier?: string;
+            name?: string;
+            /** Format: date-time */
+            "starts-at"?: string;
+            /**
+             * Format: date-time
+             * @description after starts-at
+             */
+            "ends-at"?: string;
+            /**
+             * Format: iana-timezone
+             * @description IANA time zone name, e.g. Europe/Berlin
+             */
+            timezone?: string;
+            description?: string | null;
+            "location-name"?: string | null;
+            latitude?: number | null;
+            longitude?: number | null;
+            /** Format: uri */
+            "logo-url"?: string | null;
+            /**
+             * Format: uri
+             * @description the event image as uploaded
+             */
+            "original-image-url"?: string | null;
+            /**
+             * Format: uri
+             * @description large variant of the event image
+             */
+            readonly "large-image-url"?: string | null;
+            /**
+             * Format: uri
+             * @description thumbnail variant of the event image
+             */
+            readonly "thumbnail-image-url"?: string | null;
+            /**
+             * Format: uri
+             * @description icon variant of the event image
+             */
+            readonly "icon-image-url"?: string | null;
+            /** Format: uri */
+            "external-event-url"?: string | null;
+            /** Format: uri */
+            "ticket-url"?: string | null;
+            /** @default public */
+            privacy: "public" | "private";
+            /**
+             * @description drafts are visible only to organizers, coorganizers and administrators
+             * @default draft
+             */
+            state: "draft" | "published";
+            "code-of-conduct"?: string | null;
+            /** Format: date-time */
+            readonly "created-at"?: string;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        EventRelationships: {
+            /** @description the event-topic */
+            "event-topic"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event-topic";
+                    id: string;
+                } | null;
+            };
+            /** @description the event-copyright */
+            "event-copyright"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event-copyright";
+                    id: string;
+                } | null;
+            };
+            /** @description links to the event elsewhere */
+            "social-links"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "social-link";
+                    id: string;
+                }[];
+            };
+            /** @description rooms and places of the event */
+            microlocations?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "microlocation";
+                    id: string;
+                }[];
+            };
+            /** @description sponsors of the event */
+            sponsors?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "sponsor";
+                    id: string;
+                }[];
+            };
+            /** @description tracks of the event */
+            tracks?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "track";
+                    id: string;
+                }[];
+            };
+            /** @description kinds of session */
+            "session-types"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "session-type";
+                    id: string;
+                }[];
+            };
+            /** @description sessions of the event */
+            sessions?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "session";
+                    id: string;
+                }[];
+            };
+            /** @description speakers of the event */
+            speakers?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "speaker";
+                    id: string;
+                }[];
+            };
+            /** @description form fields of the event */
+            "custom-forms"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "custom_form";
+                    id: string;
+                }[];
+            };
+            /** @description the creator of the event */
+            owner?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user";
+                    id: string;
+                } | null;
+            };
+            /** @description organizers: owner rights except managing roles; only the owner changes them */
+            organizers?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user";
+                    id: string;
+                }[];
+            };
+            /** @description coorganizers edit the event and its records; only the owner changes them */
+            coorganizers?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user";
+                    id: string;
+                }[];
+            };
+        };
+        /** @description An event. Any logged-in user may create one and becomes its owner. Published events are public; drafts, and every record under them, answer 404 to anyone but their organizers, coorganizers and administrators. Every path may name an event by id or by its identifier. */
+        EventResource: {
+            /** @enum {string} */
+            type: "event";
+            id: string;
+            attributes: components["schemas"]["EventAttributes"];
+            relationships?: components["schemas"]["EventRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        EventDocument: {
+            data: components["schemas"]["EventResource"];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventListDocument: {
+            data: components["schemas"]["EventResource"][];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    /** Format: date-time */
+                    "starts-at": string;
+                    /**
+                     * Format: date-time
+                     * @description after starts-at
+                     */
+                    "ends-at": string;
+                    /**
+                     * Format: iana-timezone
+                     * @description IANA time zone name, e.g. Europe/Berlin
+                     */
+                    timezone: string;
+                    description?: string | null;
+                    "location-name"?: string | null;
+                    latitude?: number | null;
+                    longitude?: number | null;
+                    /** Format: uri */
+                    "logo-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the event image as uploaded
+                     */
+                    "original-image-url"?: string | null;
+                    /** Format: uri */
+                    "external-event-url"?: string | null;
+                    /** Format: uri */
+                    "ticket-url"?: string | null;
+                    /** @default public */
+                    privacy: "public" | "private";
+                    /**
+                     * @description drafts are visible only to organizers, coorganizers and administrators
+                     * @default draft
+                     */
+                    state: "draft" | "published";
+                    "code-of-conduct"?: string | null;
+                };
+                relationships?: {
+                    "event-topic"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event-topic";
+                            id: string;
+                        } | null;
+                    };
+                    organizers?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        }[];
+                    };
+                    coorganizers?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        EventUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    name?: string;
+                    /** Format: date-time */
+                    "starts-at"?: string;
+                    /**
+                     * Format: date-time
+                     * @description after starts-at
+                     */
+                    "ends-at"?: string;
+                    /**
+                     * Format: iana-timezone
+                     * @description IANA time zone name, e.g. Europe/Berlin
+                     */
+                    timezone?: string;
+                    description?: string | null;
+                    "location-name"?: string | null;
+                    latitude?: number | null;
+                    longitude?: number | null;
+                    /** Format: uri */
+                    "logo-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the event image as uploaded
+                     */
+                    "original-image-url"?: string | null;
+                    /** Format: uri */
+                    "external-event-url"?: string | null;
+                    /** Format: uri */
+                    "ticket-url"?: string | null;
+                    /** @default public */
+                    privacy: "public" | "private";
+                    /**
+                     * @description drafts are visible only to organizers, coorganizers and administrators
+                     * @default draft
+                     */
+                    state: "draft" | "published";
+                    "code-of-conduct"?: string | null;
+                };
+                relationships?: {
+                    "event-topic"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event-topic";
+                            id: string;
+                        } | null;
+                    };
+                    organizers?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        }[];
+                    };
+                    coorganizers?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        EventEventTopicRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event-topic";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventEventTopicRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event-topic";
+                id: string;
+            } | null;
+        };
+        EventEventCopyrightRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event-copyright";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventSocialLinksRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "social-link";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventMicrolocationsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "microlocation";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventSponsorsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "sponsor";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventTracksRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "track";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventSessionTypesRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "session-type";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventSessionsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "session";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SpeakerCreateRequestViaEvent: {
+            data: {
+                /** @enum {string} */
+                type: "speaker";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    /** @description one speaker per address in an event; shown only to the speaker's user, the event's organizers and coorganizers, and administrators */
+                    email?: string | null;
+                    /** @description shown only to the speaker's user, the event's organizers and coorganizers, and administrators */
+                    mobile?: string | null;
+                    /** Format: uri */
+                    "photo-url"?: string | null;
+                    "short-biography"?: string | null;
+                    "long-biography"?: string | null;
+                    "speaking-experience"?: string | null;
+                    /** Format: uri */
+                    website?: string | null;
+                    /** Format: uri */
+                    twitter?: string | null;
+                    /** Format: uri */
+                    facebook?: string | null;
+                    /** Format: uri */
+                    github?: string | null;
+                    /** Format: uri */
+                    linkedin?: string | null;
+                    /** Format: uri */
+                    instagram?: string | null;
+                    organisation?: string | null;
+                    /** @description default false */
+                    "is-featured"?: boolean;
+                    /** @description job title */
+                    position?: string | null;
+                    country?: string | null;
+                    city?: string | null;
+                    gender?: string | null;
+                    "heard-from"?: string | null;
+                    "sponsorship-required"?: string | null;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                    user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                    sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        EventSpeakersRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "speaker";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        CustomFormCreateRequestViaEvent: {
+            data: {
+                type: "custom_form" | "custom-form";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    /** @description the form the field belongs to */
+                    form: "attendee" | "session" | "speaker";
+                    /** @description unique within the event's form */
+                    "field-identifier": string;
+                    /** @description kind of input (default text) */
+                    type?: "text" | "checkbox" | "select" | "file" | "image" | "email" | "number" | "paragraph" | "richtextlink" | "boolean" | "year";
+                    name?: string | null;
+                    description?: string | null;
+                    /** @description the field must be filled in */
+                    "is-required"?: boolean | "true" | "false";
+                    /** @description the field is shown in the form */
+                    "is-included"?: boolean | "true" | "false";
+                    /** @description a built-in field that cannot be removed */
+                    "is-fixed"?: boolean | "true" | "false";
+                    /** @description answers are shown publicly */
+                    "is-public"?: boolean | "true" | "false";
+                    /** @description display order */
+                    position?: number;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        EventCustomFormsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "custom_form";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventOwnerRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventOrganizersRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventOrganizersRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            }[];
+        };
+        EventCoorganizersRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventCoorganizersRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            }[];
+        };
+        /** @description Attributes of a event-topic */
+        EventTopicAttributes: {
+            name?: string;
+            /** @description derived from the name */
+            readonly slug?: string;
+            /** Format: uri */
+            "system-image-url"?: string | null;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        EventTopicRelationships: {
+            /** @description events of the topic that the caller may see */
+            events?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                }[];
+            };
+        };
+        /** @description A topic events are filed under. Everyone reads topics; administrators write them. */
+        EventTopicResource: {
+            /** @enum {string} */
+            type: "event-topic";
+            id: string;
+            attributes: components["schemas"]["EventTopicAttributes"];
+            relationships?: components["schemas"]["EventTopicRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        EventTopicDocument: {
+            data: components["schemas"]["EventTopicResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventTopicListDocument: {
+            data: components["schemas"]["EventTopicResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventTopicCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event-topic";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    /** Format: uri */
+                    "system-image-url"?: string | null;
+                };
+            };
+        };
+        EventTopicUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event-topic";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    name?: string;
+                    /** Format: uri */
+                    "system-image-url"?: string | null;
+                };
+            };
+        };
+        EventTopicEventsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        /** @description Attributes of a event-copyright */
+        EventCopyrightAttributes: {
+            holder?: string | null;
+            /** Format: uri */
+            "holder-url"?: string | null;
+            licence?: string;
+            /** Format: uri */
+            "licence-url"?: string | null;
+            /** @description 1900 to the current year */
+            year?: number | null;
+            /** Format: uri */
+            "logo-url"?: string | null;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        EventCopyrightRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description The copyright of an event: at most one per event (a second one is 409). */
+        EventCopyrightResource: {
+            /** @enum {string} */
+            type: "event-copyright";
+            id: string;
+            attributes: components["schemas"]["EventCopyrightAttributes"];
+            relationships?: components["schemas"]["EventCopyrightRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        EventCopyrightDocument: {
+            data: components["schemas"]["EventCopyrightResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventCopyrightListDocument: {
+            data: components["schemas"]["EventCopyrightResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventCopyrightCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event-copyright";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    holder?: string | null;
+                    /** Format: uri */
+                    "holder-url"?: string | null;
+                    licence: string;
+                    /** Format: uri */
+                    "licence-url"?: string | null;
+                    /** @description 1900 to the current year */
+                    year?: number | null;
+                    /** Format: uri */
+                    "logo-url"?: string | null;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        EventCopyrightUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event-copyright";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    holder?: string | null;
+                    /** Format: uri */
+                    "holder-url"?: string | null;
+                    licence?: string;
+                    /** Format: uri */
+                    "licence-url"?: string | null;
+                    /** @description 1900 to the current year */
+                    year?: number | null;
+                    /** Format: uri */
+                    "logo-url"?: string | null;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        EventCopyrightEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventCopyrightEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
+        /** @description Attributes of a social-link */
+        SocialLinkAttributes: {
+            name?: string;
+            /** Format: uri */
+            link?: string;
+            identifier?: string | null;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        SocialLinkRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description A link to the event on another site. */
+        SocialLinkResource: {
+            /** @enum {string} */
+            type: "social-link";
+            id: string;
+            attributes: components["schemas"]["SocialLinkAttributes"];
+            relationships?: components["schemas"]["SocialLinkRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        SocialLinkDocument: {
+            data: components["schemas"]["SocialLinkResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SocialLinkListDocument: {
+            data: components["schemas"]["SocialLinkResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SocialLinkCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "social-link";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    /** Format: uri */
+                    link: string;
+                    identifier?: string | null;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        SocialLinkUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "social-link";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    name?: string;
+                    /** Format: uri */
+                    link?: string;
+                    identifier?: string | null;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        SocialLinkEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SocialLinkEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
+        /** @description Attributes of a microlocation */
+        MicrolocationAttributes: {
+            name?: string;
+            latitude?: number | null;
+            longitude?: number | null;
+            /** @description floor number */
+            floor?: number | null;
+            room?: string | null;
+            /** @description display order */
+            position?: number;
+            "hidden-in-scheduler"?: boolean;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        MicrolocationRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+            /** @description sessions held here */
+            sessions?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "session";
+                    id: string;
+                }[];
+            };
+        };
+        /** @description A room or place of an event where sessions happen. */
+        MicrolocationResource: {
+            /** @enum {string} */
+            type: "microlocation";
+            id: string;
+            attributes: components["schemas"]["MicrolocationAttributes"];
+            relationships?: components["schemas"]["MicrolocationRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        MicrolocationDocument: {
+            data: components["schemas"]["MicrolocationResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        MicrolocationListDocument: {
+            data: components["schemas"]["MicrolocationResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        MicrolocationCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "microlocation";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    latitude?: number | null;
+                    longitude?: number | null;
+                    /** @description floor number */
+                    floor?: number | null;
+                    room?: string | null;
+                    /** @description display order */
+                    position?: number;
+                    "hidden-in-scheduler"?: boolean;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        MicrolocationUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "microlocation";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    name?: string;
+                    latitude?: number | null;
+                    longitude?: number | null;
+                    /** @description floor number */
+                    floor?: number | null;
+                    room?: string | null;
+                    /** @description display order */
+                    position?: number;
+                    "hidden-in-scheduler"?: boolean;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        MicrolocationEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        MicrolocationEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
+        MicrolocationSessionsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "session";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        /** @description Attributes of a sponsor */
+        SponsorAttributes: {
+            name?: string;
+            description?: string | null;
+            /** Format: uri */
+            url?: string | null;
+            /** @description sponsorship level; lower is more prominent */
+            level?: number | null;
+            /** Format: uri */
+            "logo-url"?: string | null;
+            type?: string | null;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        SponsorRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description A sponsor of an event. */
+        SponsorResource: {
+            /** @enum {string} */
+            type: "sponsor";
+            id: string;
+            attributes: components["schemas"]["SponsorAttributes"];
+            relationships?: components["schemas"]["SponsorRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        SponsorDocument: {
+            data: components["schemas"]["SponsorResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SponsorListDocument: {
+            data: components["schemas"]["SponsorResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SponsorCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "sponsor";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    description?: string | null;
+                    /** Format: uri */
+                    url?: string | null;
+                    /** @description sponsorship level; lower is more prominent */
+                    level?: number | null;
+                    /** Format: uri */
+                    "logo-url"?: string | null;
+                    type?: string | null;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        SponsorUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "sponsor";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    name?: string;
+                    description?: string | null;
+                    /** Format: uri */
+                    url?: string | null;
+                    /** @description sponsorship level; lower is more prominent */
+                    level?: number | null;
+                    /** Format: uri */
+                    "logo-url"?: string | null;
+                    type?: string | null;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        SponsorEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SponsorEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
+        /** @description Attributes of a track */
+        TrackAttributes: {
+            name?: string;
+            /** @description hex colour, e.g. #a04b23 */
+            color?: string;
+            /** @description black or white, whichever reads better on the colour */
+            readonly "font-color"?: string;
+            description?: string | null;
+            /** @description display order */
+            position?: number;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        TrackRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+            /** @description sessions of the track */
+            sessions?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "session";
+                    id: string;
+                }[];
+            };
+        };
+        /** @description A track (a thread of sessions) of an event. */
+        TrackResource: {
+            /** @enum {string} */
+            type: "track";
+            id: string;
+            attributes: components["schemas"]["TrackAttributes"];
+            relationships?: components["schemas"]["TrackRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        TrackDocument: {
+            data: components["schemas"]["TrackResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        TrackListDocument: {
+            data: components["schemas"]["TrackResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        TrackCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "track";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    /** @description hex colour, e.g. #a04b23 */
+                    color: string;
+                    description?: string | null;
+                    /** @description display order */
+                    position?: number;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        TrackUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "track";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    name?: string;
+                    /** @description hex colour, e.g. #a04b23 */
+                    color?: string;
+                    description?: string | null;
+                    /** @description display order */
+                    position?: number;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        TrackEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        TrackEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
+        TrackSessionsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "session";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        /** @description Attributes of a session-type */
+        SessionTypeAttributes: {
+            name?: string;
+            /** @description HH:MM, e.g. 00:30 */
+            length?: string;
+            /** @description display order */
+            position?: number;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        SessionTypeRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+            /** @description sessions of this type */
+            sessions?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "session";
+                    id: string;
+                }[];
+            };
+        };
+        /** @description A kind of session (talk, workshop...) with its usual length. */
+        SessionTypeResource: {
+            /** @enum {string} */
+            type: "session-type";
+            id: string;
+            attributes: components["schemas"]["SessionTypeAttributes"];
+            relationships?: components["schemas"]["SessionTypeRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        SessionTypeDocument: {
+            data: components["schemas"]["SessionTypeResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SessionTypeListDocument: {
+            data: components["schemas"]["SessionTypeResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SessionTypeCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "session-type";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    /** @description HH:MM, e.g. 00:30 */
+                    length: string;
+                    /** @description display order */
+                    position?: number;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        SessionTypeUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "session-type";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    name?: string;
+                    /** @description HH:MM, e.g. 00:30 */
+                    length?: string;
+                    /** @description display order */
+                    position?: number;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        SessionTypeEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SessionTypeEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
+        SessionTypeSessionsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "session";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        /** @description Attributes of a session */
+        SessionAttributes: {
+            title?: string;
+            subtitle?: string | null;
+            /** @description e.g. Beginner, Intermediate, Advanced, Expert */
+            level?: string | null;
+            "short-abstract"?: string | null;
+            "long-abstract"?: string | null;
+            comments?: string | null;
+            /** Format: date-time */
+            "starts-at"?: string | null;
+            /**
+             * Format: date-time
+             * @description after starts-at
+             */
+            "ends-at"?: string | null;
+            language?: string | null;
+            /** Format: uri */
+            "slides-url"?: string | null;
+            /** Format: uri */
+            "video-url"?: string | null;
+            /** Format: uri */
+            "audio-url"?: string | null;
+            /** Format: uri */
+            "signup-url"?: string | null;
+            /**
+             * @description moves follow the transition table in the description of the session resource
+             * @default draft
+             */
+            state: "draft" | "pending" | "submitted" | "accepted" | "confirmed" | "rejected" | "canceled" | "withdrawn";
+            /**
+             * Format: date-time
+             * @description set on the move to submitted
+             */
+            "submitted-at"?: string | null;
+            /** Format: date-time */
+            readonly "created-at"?: string;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        SessionRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+            /** @description the track; must belong to the session's event */
+            track?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "track";
+                    id: string;
+                } | null;
+            };
+            /** @description the room; must belong to the session's event */
+            microlocation?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "microlocation";
+                    id: string;
+                } | null;
+            };
+            /** @description the kind of session; must belong to the session's event */
+            "session-type"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "session-type";
+                    id: string;
+                } | null;
+            };
+            /** @description the session's speakers, all of the session's event */
+            speakers?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "speaker";
+                    id: string;
+                }[];
+            };
+            /** @description the user who created the session */
+            creator?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user";
+                    id: string;
+                } | null;
+            };
+        };
+        /**
+         * @description A session of an event. Organizers and coorganizers create and edit sessions; the session's speakers may only move its state. State moves:
+         *
+         *     | from | organizers may move to | speakers may move to |
+         *     |---|---|---|
+         *     | draft | pending, submitted, accepted, confirmed, rejected, canceled | submitted |
+         *     | pending | draft, submitted, accepted, confirmed, rejected, canceled | withdrawn |
+         *     | submitted | pending, accepted, confirmed, rejected, canceled | withdrawn |
+         *     | accepted | pending, confirmed, rejected, canceled | withdrawn |
+         *     | confirmed | accepted, rejected, canceled | withdrawn |
+         *     | rejected | pending, accepted, confirmed | - |
+         *     | canceled | pending, accepted, confirmed | - |
+         *     | withdrawn | - | - |
+         */
+        SessionResource: {
+            /** @enum {string} */
+            type: "session";
+            id: string;
+            attributes: components["schemas"]["SessionAttributes"];
+            relationships?: components["schemas"]["SessionRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        SessionDocument: {
+            data: components["schemas"]["SessionResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SessionListDocument: {
+            data: components["schemas"]["SessionResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SessionCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "session";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    title: string;
+                    subtitle?: string | null;
+                    /** @description e.g. Beginner, Intermediate, Advanced, Expert */
+                    level?: string | null;
+                    "short-abstract"?: string | null;
+                    "long-abstract"?: string | null;
+                    comments?: string | null;
+                    /** Format: date-time */
+                    "starts-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description after starts-at
+                     */
+                    "ends-at"?: string | null;
+                    language?: string | null;
+                    /** Format: uri */
+                    "slides-url"?: string | null;
+                    /** Format: uri */
+                    "video-url"?: string | null;
+                    /** Format: uri */
+                    "audio-url"?: string | null;
+                    /** Format: uri */
+                    "signup-url"?: string | null;
+                    /**
+                     * @description moves follow the transition table in the description of the session resource
+                     * @default draft
+                     */
+                    state: "draft" | "pending" | "submitted" | "accepted" | "confirmed" | "rejected" | "canceled" | "withdrawn";
+                    /**
+                     * Format: date-time
+                     * @description set on the move to submitted
+                     */
+                    "submitted-at"?: string | null;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                    track?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "track";
+                            id: string;
+                        } | null;
+                    };
+                    microlocation?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "microlocation";
+                            id: string;
+                        } | null;
+                    };
+                    "session-type"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session-type";
+                            id: string;
+                        } | null;
+                    };
+                    speakers?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "speaker";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        SessionUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "session";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    title?: string;
+                    subtitle?: string | null;
+                    /** @description e.g. Beginner, Intermediate, Advanced, Expert */
+                    level?: string | null;
+                    "short-abstract"?: string | null;
+                    "long-abstract"?: string | null;
+                    comments?: string | null;
+                    /** Format: date-time */
+                    "starts-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description after starts-at
+                     */
+                    "ends-at"?: string | null;
+                    language?: string | null;
+                    /** Format: uri */
+                    "slides-url"?: string | null;
+                    /** Format: uri */
+                    "video-url"?: string | null;
+                    /** Format: uri */
+                    "audio-url"?: string | null;
+                    /** Format: uri */
+                    "signup-url"?: string | null;
+                    /**
+                     * @description moves follow the transition table in the description of the session resource
+                     * @default draft
+                     */
+                    state: "draft" | "pending" | "submitted" | "accepted" | "confirmed" | "rejected" | "canceled" | "withdrawn";
+                    /**
+                     * Format: date-time
+                     * @description set on the move to submitted
+                     */
+                    "submitted-at"?: string | null;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                    track?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "track";
+                            id: string;
+                        } | null;
+                    };
+                    microlocation?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "microlocation";
+                            id: string;
+                        } | null;
+                    };
+                    "session-type"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session-type";
+                            id: string;
+                        } | null;
+                    };
+                    speakers?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "speaker";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        SessionEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SessionEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
+        SessionTrackRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "track";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SessionTrackRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "track";
+                id: string;
+            } | null;
+        };
+        SessionMicrolocationRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "microlocation";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SessionMicrolocationRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "microlocation";
+                id: string;
+            } | null;
+        };
+        SessionSessionTypeRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "session-type";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SessionSessionTypeRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "session-type";
+                id: string;
+            } | null;
+        };
+        SpeakerCreateRequestViaSession: {
+            data: {
+                /** @enum {string} */
+                type: "speaker";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    /** @description one speaker per address in an event; shown only to the speaker's user, the event's organizers and coorganizers, and administrators */
+                    email?: string | null;
+                    /** @description shown only to the speaker's user, the event's organizers and coorganizers, and administrators */
+                    mobile?: string | null;
+                    /** Format: uri */
+                    "photo-url"?: string | null;
+                    "short-biography"?: string | null;
+                    "long-biography"?: string | null;
+                    "speaking-experience"?: string | null;
+                    /** Format: uri */
+                    website?: string | null;
+                    /** Format: uri */
+                    twitter?: string | null;
+                    /** Format: uri */
+                    facebook?: string | null;
+                    /** Format: uri */
+                    github?: string | null;
+                    /** Format: uri */
+                    linkedin?: string | null;
+                    /** Format: uri */
+                    instagram?: string | null;
+                    organisation?: string | null;
+                    /** @description default false */
+                    "is-featured"?: boolean;
+                    /** @description job title */
+                    position?: string | null;
+                    country?: string | null;
+                    city?: string | null;
+                    gender?: string | null;
+                    "heard-from"?: string | null;
+                    "sponsorship-required"?: string | null;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                    user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                    sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        SessionSpeakersRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "speaker";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SessionSpeakersRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "speaker";
+                id: string;
+            }[];
+        };
+        SessionCreatorRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        /** @description Attributes of a speaker */
+        SpeakerAttributes: {
+            name?: string;
+            /** @description one speaker per address in an event; shown only to the speaker's user, the event's organizers and coorganizers, and administrators */
+            email?: string | null;
+            /** @description shown only to the speaker's user, the event's organizers and coorganizers, and administrators */
+            mobile?: string | null;
+            /** Format: uri */
+            "photo-url"?: string | null;
+            /**
+             * Format: uri
+             * @description thumbnail of the photo
+             */
+            readonly "thumbnail-image-url"?: string | null;
+            /**
+             * Format: uri
+             * @description small photo
+             */
+            readonly "small-image-url"?: string | null;
+            /**
+             * Format: uri
+             * @description photo icon
+             */
+            readonly "icon-image-url"?: string | null;
+            "short-biography"?: string | null;
+            "long-biography"?: string | null;
+            "speaking-experience"?: string | null;
+            /** Format: uri */
+            website?: string | null;
+            /** Format: uri */
+            twitter?: string | null;
+            /** Format: uri */
+            facebook?: string | null;
+            /** Format: uri */
+            github?: string | null;
+            /** Format: uri */
+            linkedin?: string | null;
+            /** Format: uri */
+            instagram?: string | null;
+            organisation?: string | null;
+            /** @description default false */
+            "is-featured"?: boolean;
+            /** @description job title */
+            position?: string | null;
+            country?: string | null;
+            city?: string | null;
+            gender?: string | null;
+            "heard-from"?: string | null;
+            "sponsorship-required"?: string | null;
+            /** Format: date-time */
+            readonly "created-at"?: string;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        SpeakerRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+            /** @description the account of the speaker, if any */
+            user?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user";
+                    id: string;
+                } | null;
+            };
+            /** @description the speaker's sessions, all of the speaker's event */
+            sessions?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "session";
+                    id: string;
+                }[];
+            };
+        };
+        /** @description A speaker of an event, optionally linked to a user account. Email and mobile are shown only to the speaker's user, the event's organizers and coorganizers, and administrators. */
+        SpeakerResource: {
+            /** @enum {string} */
+            type: "speaker";
+            id: string;
+            attributes: components["schemas"]["SpeakerAttributes"];
+            relationships?: components["schemas"]["SpeakerRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        SpeakerDocument: {
+            data: components["schemas"]["SpeakerResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SpeakerListDocument: {
+            data: components["schemas"]["SpeakerResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SpeakerCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "speaker";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    /** @description one speaker per address in an event; shown only to the speaker's user, the event's organizers and coorganizers, and administrators */
+                    email?: string | null;
+                    /** @description shown only to the speaker's user, the event's organizers and coorganizers, and administrators */
+                    mobile?: string | null;
+                    /** Format: uri */
+                    "photo-url"?: string | null;
+                    "short-biography"?: string | null;
+                    "long-biography"?: string | null;
+                    "speaking-experience"?: string | null;
+                    /** Format: uri */
+                    website?: string | null;
+                    /** Format: uri */
+                    twitter?: string | null;
+                    /** Format: uri */
+                    facebook?: string | null;
+                    /** Format: uri */
+                    github?: string | null;
+                    /** Format: uri */
+                    linkedin?: string | null;
+                    /** Format: uri */
+                    instagram?: string | null;
+                    organisation?: string | null;
+                    /** @description default false */
+                    "is-featured"?: boolean;
+                    /** @description job title */
+                    position?: string | null;
+                    country?: string | null;
+                    city?: string | null;
+                    gender?: string | null;
+                    "heard-from"?: string | null;
+                    "sponsorship-required"?: string | null;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                    user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                    sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        SpeakerUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "speaker";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    name?: string;
+                    /** @description one speaker per address in an event; shown only to the speaker's user, the event's organizers and coorganizers, and administrators */
+                    email?: string | null;
+                    /** @description shown only to the speaker's user, the event's organizers and coorganizers, and administrators */
+                    mobile?: string | null;
+                    /** Format: uri */
+                    "photo-url"?: string | null;
+                    "short-biography"?: string | null;
+                    "long-biography"?: string | null;
+                    "speaking-experience"?: string | null;
+                    /** Format: uri */
+                    website?: string | null;
+                    /** Format: uri */
+                    twitter?: string | null;
+                    /** Format: uri */
+                    facebook?: string | null;
+                    /** Format: uri */
+                    github?: string | null;
+                    /** Format: uri */
+                    linkedin?: string | null;
+                    /** Format: uri */
+                    instagram?: string | null;
+                    organisation?: string | null;
+                    /** @description default false */
+                    "is-featured"?: boolean;
+                    /** @description job title */
+                    position?: string | null;
+                    country?: string | null;
+                    city?: string | null;
+                    gender?: string | null;
+                    "heard-from"?: string | null;
+                    "sponsorship-required"?: string | null;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                    user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                    sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        SpeakerEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SpeakerEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
+        SpeakerUserRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SpeakerUserRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
+        };
+        SpeakerSessionsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "session";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SpeakerSessionsRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "session";
+                id: string;
+            }[];
+        };
+        /** @description Attributes of a custom_form */
+        CustomFormAttributes: {
+            /** @description the form the field belongs to */
+            form?: "attendee" | "session" | "speaker";
+            /** @description unique within the event's form */
+            "field-identifier"?: string;
+            /** @description kind of input (default text) */
+            type?: "text" | "checkbox" | "select" | "file" | "image" | "email" | "number" | "paragraph" | "richtextlink" | "boolean" | "year";
+            name?: string | null;
+            description?: string | null;
+            /** @description the field must be filled in */
+            "is-required"?: boolean;
+            /** @description the field is shown in the form */
+            "is-included"?: boolean;
+            /** @description a built-in field that cannot be removed */
+            "is-fixed"?: boolean;
+            /** @description answers are shown publicly */
+            "is-public"?: boolean;
+            /** @description display order */
+            position?: number;
+        };
+        CustomFormRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description A field of one of an event's forms (attendee, session or speaker). Logged-in users read them; the event's organizers and coorganizers write them. Boolean attributes also accept "true"/"false". */
+        CustomFormResource: {
+            /** @enum {string} */
+            type: "custom_form";
+            id: string;
+            attributes: components["schemas"]["CustomFormAttributes"];
+            relationships?: components["schemas"]["CustomFormRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        CustomFormDocument: {
+            data: components["schemas"]["CustomFormResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        CustomFormListDocument: {
+            data: components["schemas"]["CustomFormResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        CustomFormCreateRequest: {
+            data: {
+                type: "custom_form" | "custom-form";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    /** @description the form the field belongs to */
+                    form: "attendee" | "session" | "speaker";
+                    /** @description unique within the event's form */
+                    "field-identifier": string;
+                    /** @description kind of input (default text) */
+                    type?: "text" | "checkbox" | "select" | "file" | "image" | "email" | "number" | "paragraph" | "richtextlink" | "boolean" | "year";
+                    name?: string | null;
+                    description?: string | null;
+                    /** @description the field must be filled in */
+                    "is-required"?: boolean | "true" | "false";
+                    /** @description the field is shown in the form */
+                    "is-included"?: boolean | "true" | "false";
+                    /** @description a built-in field that cannot be removed */
+                    "is-fixed"?: boolean | "true" | "false";
+                    /** @description answers are shown publicly */
+                    "is-public"?: boolean | "true" | "false";
+                    /** @description display order */
+                    position?: number;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        CustomFormUpdateRequest: {
+            data: {
+                type: "custom_form" | "custom-form";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    /** @description the form the field belongs to */
+                    form?: "attendee" | "session" | "speaker";
+                    /** @description unique within the event's form */
+                    "field-identifier"?: string;
+                    /** @description kind of input (default text) */
+                    type?: "text" | "checkbox" | "select" | "file" | "image" | "email" | "number" | "paragraph" | "richtextlink" | "boolean" | "year";
+                    name?: string | null;
+                    description?: string | null;
+                    /** @description the field must be filled in */
+                    "is-required"?: boolean | "true" | "false";
+                    /** @description the field is shown in the form */
+                    "is-included"?: boolean | "true" | "false";
+                    /** @description a built-in field that cannot be removed */
+                    "is-fixed"?: boolean | "true" | "false";
+                    /** @description answers are shown publicly */
+                    "is-public"?: boolean | "true" | "false";
+                    /** @description display order */
+                    position?: number;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        CustomFormEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        CustomFormEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
         LoginRequest: {
             /** @description an email address; surrounding blanks are trimmed */
             email: string;
@@ -369,6 +4897,28 @@ export interface operations {
                 include?: string;
                 /** @description comma-separated user fields to return */
                 "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
             };
             header?: never;
             path?: never;
@@ -528,6 +5078,28 @@ export interface operations {
                 include?: string;
                 /** @description comma-separated user fields to return */
                 "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
             };
             header?: never;
             path: {
@@ -743,6 +5315,13710 @@ export interface operations {
             };
             /** @description The document fails validation */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserSpeakersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserSpeakersRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserSpeakers: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the speakers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createUserSpeakers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakerCreateRequestViaUser"];
+            };
+        };
+        responses: {
+            /** @description The created speaker */
+            201: {
+                headers: {
+                    /** @description path of the new speaker */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserSessionsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserSessionsRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserSessions: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created event */
+            201: {
+                headers: {
+                    /** @description path of the new event */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventEventTopicRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventEventTopicRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEventEventTopicRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventEventTopicRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventEventTopicRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventEventTopic: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTopicDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventEventCopyrightRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventEventCopyrightRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventEventCopyright: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventCopyrightDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSocialLinksRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSocialLinksRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSocialLinks: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the social-links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SocialLinkListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventMicrolocationsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventMicrolocationsRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventMicrolocations: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the microlocations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["MicrolocationListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSponsorsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSponsorsRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSponsors: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the sponsors */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SponsorListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventTracksRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTracksRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventTracks: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the tracks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TrackListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSessionTypesRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSessionTypesRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSessionTypes: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the session-types */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionTypeListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSessionsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSessionsRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSessions: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSpeakersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSpeakersRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSpeakers: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the speakers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createEventSpeakers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakerCreateRequestViaEvent"];
+            };
+        };
+        responses: {
+            /** @description The created speaker */
+            201: {
+                headers: {
+                    /** @description path of the new speaker */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventCustomFormsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventCustomFormsRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventCustomForms: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the custom-forms */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["CustomFormListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createEventCustomForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["CustomFormCreateRequestViaEvent"];
+            };
+        };
+        responses: {
+            /** @description The created custom_form */
+            201: {
+                headers: {
+                    /** @description path of the new custom_form */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["CustomFormDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventOwnerRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventOwnerRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventOwner: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventOrganizersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventOrganizersRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    addEventOrganizersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventOrganizersRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventOrganizersRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    removeEventOrganizersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventOrganizersRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventOrganizersRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEventOrganizersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventOrganizersRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventOrganizersRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventOrganizers: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the organizers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventCoorganizersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventCoorganizersRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    addEventCoorganizersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventCoorganizersRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventCoorganizersRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    removeEventCoorganizersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventCoorganizersRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventCoorganizersRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEventCoorganizersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventCoorganizersRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventCoorganizersRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventCoorganizers: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the coorganizers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listEventTopics: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of event-topics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTopicListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createEventTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventTopicCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created event-topic */
+            201: {
+                headers: {
+                    /** @description path of the new event-topic */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTopicDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventTopic: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event-topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTopicDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteEventTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEventTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventTopicUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated event-topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTopicDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventTopicEventsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTopicEventsRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventTopicEvents: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listEventCopyrights: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of event-copyrights */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventCopyrightListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createEventCopyright: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventCopyrightCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created event-copyright */
+            201: {
+                headers: {
+                    /** @description path of the new event-copyright */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventCopyrightDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventCopyright: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event-copyright */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventCopyrightDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteEventCopyright: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEventCopyright: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventCopyrightUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated event-copyright */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventCopyrightDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventCopyrightAlias: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event-copyright */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventCopyrightDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteEventCopyrightAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEventCopyrightAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventCopyrightUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated event-copyright */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventCopyrightDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventCopyrightEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventCopyrightEventRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEventCopyrightEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventCopyrightEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventCopyrightEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventCopyrightEvent: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listSocialLinks: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of social-links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SocialLinkListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createSocialLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SocialLinkCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created social-link */
+            201: {
+                headers: {
+                    /** @description path of the new social-link */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SocialLinkDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSocialLink: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The social-link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SocialLinkDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteSocialLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSocialLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SocialLinkUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated social-link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SocialLinkDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSocialLinkEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SocialLinkEventRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSocialLinkEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SocialLinkEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SocialLinkEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSocialLinkEvent: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listMicrolocations: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of microlocations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["MicrolocationListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createMicrolocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["MicrolocationCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created microlocation */
+            201: {
+                headers: {
+                    /** @description path of the new microlocation */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["MicrolocationDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getMicrolocation: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The microlocation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["MicrolocationDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteMicrolocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateMicrolocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["MicrolocationUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated microlocation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["MicrolocationDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getMicrolocationEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["MicrolocationEventRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateMicrolocationEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["MicrolocationEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["MicrolocationEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getMicrolocationEvent: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getMicrolocationSessionsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["MicrolocationSessionsRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getMicrolocationSessions: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listSponsors: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sponsors */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SponsorListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createSponsor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SponsorCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created sponsor */
+            201: {
+                headers: {
+                    /** @description path of the new sponsor */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SponsorDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSponsor: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sponsor */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SponsorDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteSponsor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSponsor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SponsorUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated sponsor */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SponsorDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSponsorEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SponsorEventRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSponsorEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SponsorEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SponsorEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSponsorEvent: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listTracks: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tracks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TrackListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createTrack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["TrackCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created track */
+            201: {
+                headers: {
+                    /** @description path of the new track */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TrackDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getTrack: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The track */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TrackDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteTrack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateTrack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["TrackUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated track */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TrackDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getTrackEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TrackEventRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateTrackEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["TrackEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TrackEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getTrackEvent: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getTrackSessionsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TrackSessionsRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getTrackSessions: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listSessionTypes: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of session-types */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionTypeListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createSessionType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SessionTypeCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created session-type */
+            201: {
+                headers: {
+                    /** @description path of the new session-type */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionTypeDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionType: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session-type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionTypeDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteSessionType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSessionType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SessionTypeUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated session-type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionTypeDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionTypeEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionTypeEventRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSessionTypeEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SessionTypeEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionTypeEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionTypeEvent: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionTypeSessionsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionTypeSessionsRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionTypeSessions: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SessionCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created session */
+            201: {
+                headers: {
+                    /** @description path of the new session */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SessionUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionEventRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSessionEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SessionEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionEvent: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionTrackRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionTrackRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSessionTrackRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SessionTrackRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionTrackRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionTrack: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TrackDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionMicrolocationRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionMicrolocationRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSessionMicrolocationRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SessionMicrolocationRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionMicrolocationRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionMicrolocation: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["MicrolocationDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionSessionTypeRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionSessionTypeRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSessionSessionTypeRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SessionSessionTypeRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionSessionTypeRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionSessionType: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionTypeDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionSpeakersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionSpeakersRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    addSessionSpeakersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SessionSpeakersRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionSpeakersRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    removeSessionSpeakersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SessionSpeakersRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionSpeakersRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSessionSpeakersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SessionSpeakersRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionSpeakersRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionSpeakers: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the speakers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createSessionSpeakers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakerCreateRequestViaSession"];
+            };
+        };
+        responses: {
+            /** @description The created speaker */
+            201: {
+                headers: {
+                    /** @description path of the new speaker */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionCreatorRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionCreatorRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionCreator: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listSpeakers: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of speakers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createSpeaker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakerCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created speaker */
+            201: {
+                headers: {
+                    /** @description path of the new speaker */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSpeaker: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The speaker */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteSpeaker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSpeaker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakerUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated speaker */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSpeakerEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerEventRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSpeakerEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakerEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSpeakerEvent: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSpeakerUserRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerUserRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSpeakerUserRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakerUserRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerUserRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSpeakerUser: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSpeakerSessionsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerSessionsRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    addSpeakerSessionsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakerSessionsRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerSessionsRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    removeSpeakerSessionsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakerSessionsRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerSessionsRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSpeakerSessionsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakerSessionsRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerSessionsRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSpeakerSessions: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listCustomForms: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of custom-forms */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["CustomFormListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createCustomForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["CustomFormCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created custom_form */
+            201: {
+                headers: {
+                    /** @description path of the new custom_form */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["CustomFormDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getCustomForm: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The custom_form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["CustomFormDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteCustomForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateCustomForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["CustomFormUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated custom_form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["CustomFormDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getCustomFormEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["CustomFormEventRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateCustomFormEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["CustomFormEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["CustomFormEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getCustomFormEvent: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -57,7 +57,7 @@ const LIST: [string, string][] = [
   [`include=${Array.from({ length: 11 }, () => 'a').join(',')}`, 'include'],
   ['fields[user]=nope', 'fields[user]'],
   ['fields[user]=email&fields[user]=name', 'fields[user]'],
-  ['fields[event]=name', 'fields[event]'],
+  ['fields[widget]=name', 'fields[widget]'],
   ['foo=bar', 'foo'],
 ];
 
