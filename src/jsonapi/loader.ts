@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { selectionFor, type Model, type Registry } from './model.js';
 import type { Fieldsets, IncludeTree } from './query.js';
@@ -30,6 +30,14 @@ export function joinOf(through: NonNullable<ToManySpec['through']>) {
   const cols = through.table as unknown as Record<string, PgColumn>;
   const fixed = Object.entries(through.where ?? {}).map(([k, v]) => eq(cols[k]!, v));
   return { cols, fixed: and(...fixed) };
+}
+
+/** The rows of `target` related to the record `id` through the to-many `rel` (a related list's base). */
+export function relatedCondition(ctx: Ctx, target: Model, rel: ToManySpec, id: unknown): SQL {
+  if (rel.foreignKey) return eq(target.columns[rel.foreignKey]!, id);
+  const through = rel.through!;
+  const { cols, fixed } = joinOf(through);
+  return inArray(target.id, ctx.db.select({ id: cols[through.to]! }).from(through.table).where(and(eq(cols[through.from]!, id), fixed)));
 }
 
 /**

@@ -61,18 +61,10 @@ function pageLink(path: string, raw: Record<string, unknown>, number: number, si
 }
 
 /**
- * One page of `model` rows matching the query and `base`, with the total count computed by a
- * scalar subquery of the same statement, so a list costs one SQL statement plus one per include.
+ * One page of `model` rows matching the filter and `base`, with the total count computed by a scalar
+ * subquery of the same statement, so a list costs one SQL statement plus one per include.
  */
-export async function listRows(
-  ctx: Ctx,
-  registry: Registry,
-  model: Model,
-  query: ListQuery,
-  path: string,
-  raw: Record<string, unknown>,
-  base?: SQL,
-) {
+export async function pageRows(ctx: Ctx, registry: Registry, model: Model, query: ListQuery, base?: SQL) {
   const filter = query.filter === undefined ? undefined : compileFilter(registry, ctx, model, query.filter);
   const where = visible(ctx, model, base, filter) ?? sql`true`;
   const countOf = sql<number>`(select count(*) from ${model.table} where ${where})`.mapWith(Number);
@@ -89,6 +81,20 @@ export async function listRows(
     (query.number === 1
       ? 0
       : (await ctx.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(model.table).where(where))[0]!.n);
+  return { rows, count };
+}
+
+/** A list document: one page of rows (see pageRows), what `include` asks for, links and meta.count. */
+export async function listRows(
+  ctx: Ctx,
+  registry: Registry,
+  model: Model,
+  query: ListQuery,
+  path: string,
+  raw: Record<string, unknown>,
+  base?: SQL,
+) {
+  const { rows, count } = await pageRows(ctx, registry, model, query, base);
   const last = Math.max(1, Math.ceil(count / query.size));
   const { data, included } = await renderRows(ctx, registry, model, rows, query);
   return {

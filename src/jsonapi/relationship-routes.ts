@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { fetchRelated, joinOf, linkageByParent } from './loader.js';
+import { fetchRelated, linkageByParent, relatedCondition } from './loader.js';
 import { pascal } from './names.js';
 import {
   changeLinks, checkRelated, findRow, foreignKeyValues, guardImmutable, linkageIds, listRows, renderRows, rethrowDbError,
@@ -165,14 +165,7 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
       spec.policy.read(ctx, row);
       target.spec.policy.list(ctx);
       const query = parseListQuery(registry, target, request.query as RawQuery);
-      let base: SQL;
-      if (rel.foreignKey) base = eq(target.columns[rel.foreignKey]!, row.id);
-      else {
-        const through = rel.through!;
-        const { cols, fixed } = joinOf(through);
-        const linked = ctx.db.select({ id: cols[through.to]! }).from(through.table).where(and(eq(cols[through.from]!, row.id), fixed));
-        base = inArray(target.id, linked);
-      }
+      const base = relatedCondition(ctx, target, rel, row.id);
       const listPath = `${selfLink(model, row.id)}/${name}`;
       return { ...(await listRows(ctx, registry, target, query, listPath, request.query as RawQuery, base)), jsonapi };
     },

@@ -46,7 +46,8 @@ const JSONAPI_USERS = '/v1/users?' + new URLSearchParams({ 'page[size]': '20', s
  * The benchmarked paths, each with its baseline and targets. Later benchmarks add rows here (the
  * seed result gives them the ids of seeded records).
  */
-export function benchPaths(_seed: Seeded): BenchPath[] {
+export function benchPaths(seed: Seeded): BenchPath[] {
+  const sessions = `/v1/events/${seed.event.id}/sessions?` + new URLSearchParams({ include: 'speakers,track', 'page[size]': '50' });
   return [
     {
       name: 'GET /v1/users?page[size]=20&sort=-created-at',
@@ -54,6 +55,14 @@ export function benchPaths(_seed: Seeded): BenchPath[] {
       baseline: { path: '/bench/baseline/users' },
       issue: 2,
       targets: { minRatio: 0.6, maxStatements: 2 },
+    },
+    {
+      name: `GET /v1/events/{id}/sessions?include=speakers,track&page[size]=50 (${seed.event.sessions} sessions, anonymous)`,
+      path: sessions,
+      auth: false,
+      baseline: { path: sessions.replace('/v1/', '/bench/baseline/'), auth: false },
+      issue: 3,
+      targets: { minRatio: 0.5, maxStatements: 4, noSeqScans: true },
     },
   ];
 }

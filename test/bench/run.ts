@@ -5,7 +5,7 @@
  * in alternating rounds. Prints the medians, the ratios and each target as PASS/FAIL; exits 1 when a
  * target fails. Knobs (environment): BENCH_SECONDS (5), BENCH_ROUNDS (5), BENCH_WARMUP (2 s per
  * route), BENCH_CONNECTIONS (10), BENCH_WORKERS (1 autocannon worker thread), BENCH_USERS (10000),
- * BENCH_EXPLAIN=1 (print the generic plan of every statement).
+ * BENCH_SESSIONS and BENCH_SPEAKERS (5000 each, in the benchmark's event), BENCH_EXPLAIN=1 (print the generic plan of every statement).
  */
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
@@ -36,6 +36,8 @@ const settings = {
   connections: Math.round(envNumber('BENCH_CONNECTIONS', 10, 1)),
   workers: Math.round(envNumber('BENCH_WORKERS', 1, 0)),
   users: Math.round(envNumber('BENCH_USERS', 10_000, 1)),
+  sessions: Math.round(envNumber('BENCH_SESSIONS', 5_000, 1)),
+  speakers: Math.round(envNumber('BENCH_SPEAKERS', 5_000, 1)),
   explain: process.env.BENCH_EXPLAIN === '1',
 };
 
@@ -115,10 +117,11 @@ async function main(): Promise<number> {
   cleanups.push(() => server.stop());
   const url = await createDatabase(server.adminUrl);
   await runMigrations(url);
-  const seeded = await seed(url, { users: settings.users });
+  const seeded = await seed(url, { users: settings.users, sessions: settings.sessions, speakers: settings.speakers });
   console.log(
     `  PostgreSQL ${server.embedded ? 'embedded (temporary folder)' : 'from DATABASE_URL'}; ` +
-      `started, migrated and seeded ${fmt(seeded.users)} users + 1 super admin in ${fmt((Date.now() - started) / 1000, 1)} s`,
+      `started, migrated and seeded ${fmt(seeded.users)} users + 1 super admin, an event with ` +
+        `${fmt(seeded.event.sessions)} sessions and ${fmt(seeded.event.speakers)} speakers in ${fmt((Date.now() - started) / 1000, 1)} s`,
   );
 
   // Statements are recorded only while `capture` is set (the single probe requests).

@@ -6,6 +6,8 @@ export interface Seeded {
   adminPassword: string;
   /** Seeded users besides the admin (some of them soft-deleted). */
   users: number;
+  /** The published event with many sessions and speakers. */
+  event: { id: number; sessions: number; speakers: number };
 }
 
 const ADMIN_EMAIL = 'admin@bench.example.com';
@@ -17,7 +19,7 @@ const PASSWORD = 'bench password 1234';
  * order unrelated to the id, every 50th user is soft-deleted and every 100th is an admin. Ends with
  * VACUUM ANALYZE, as autovacuum would, so the plans are those of a settled database.
  */
-export async function seed(url: string, { users = 10_000 } = {}): Promise<Seeded> {
+export async function seed(url: string, { users = 10_000, sessions = 5_000, speakers = 5_000 } = {}): Promise<Seeded> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const hash = await hashPassword(PASSWORD);
@@ -49,12 +51,72 @@ export async function seed(url: string, { users = 10_000 } = {}): Promise<Seeded
        from generate_series(1, $2::int) as g`,
       [hash, users],
     );
-    await sql`insert into users (email, password_hash, name, is_admin, is_super_admin)
-              values (${ADMIN_EMAIL}, ${hash}, 'Bench Super Admin', true, true)`;
+    const [admin] = await sql<{ id: number }[]>`insert into users (email, password_hash, name, is_admin, is_super_admin)
+              values (${ADMIN_EMAIL}, ${hash}, 'Bench Super Admin', true, true) returning id`;
+    const event = await seedEvent(sql, admin!.id, sessions, speakers);
     // The steady state autovacuum reaches: statistics, hint bits and a visibility map (index-only scans).
     await sql.unsafe('vacuum analyze');
-    return { adminEmail: ADMIN_EMAIL, adminPassword: PASSWORD, users };
+    return { adminEmail: ADMIN_EMAIL, adminPassword: PASSWORD, users, event: { id: event, sessions, speakers } };
   } finally {
     await sql.end();
   }
+}
+
+/**
+ * A published event owned by `owner` with 12 tracks, `sessions` sessions (one track each, every 40th
+ * soft-deleted) and `speakers` speakers, each session linked to two speakers.
+ */
+async function seedEvent(sql: postgres.Sql, owner: number, sessions: number, speakers: number): Promise<number> {
+  const [event] = await sql<{ id: number }[]>`
+    insert into events (identifier, name, starts_at, ends_at, timezone, state, owner_id, description)
+    values ('benchevt', 'Bench Summit', '2030-05-01T09:00:00Z', '2030-05-04T18:00:00Z', 'Europe/Berlin',
+            'published', ${owner}, 'The event of the benchmark')
+    returning id`;
+  const id = event!.id;
+  await sql`insert into tracks (event_id, name, color, font_color, position)
+            select ${id}, 'Track ' || g, '#' || lpad(to_hex(g * 1234567 % 16777215), 6, '0'), '#ffffff', g
+            from generate_series(1, 12) as g`;
+  await sql`insert into speakers (event_id, name, email, mobile, organisation, short_biography, website, is_featured)
+            select ${id}, 'Speaker ' || g, 'speaker' || g || '@bench.example.com', '+1 555 ' || lpad(g::text, 6, '0'),
+                   'Org ' || (g % 300), repeat('Builds things and talks about them. ', 1 + g % 5),
+                   'https://speaker' || g || '.example.com', g % 25 = 0
+            from generate_series(1, ${speakers}::int) as g`;
+  await sql`insert into sessions (event_id, title, subtitle, short_abstract, starts_at, ends_at, state, track_id, deleted_at)
+            select ${id}, 'Session ' || g, 'Part ' || (g % 7), repeat('What the session is about. ', 1 + g % 6),
+                   timestamptz '2030-05-01 09:00+00' + (g % 300) * interval '15 minutes',
+                   timestamptz '2030-05-01 09:30+00' + (g % 300) * interval '15 minutes',
+                   (array['accepted','confirmed','submitted','pending'])[1 + g % 4],
+                   (select min(id) from tracks where event_id = ${id}) + g % 12,
+                   case when g % 40 = 0 then now() end
+            from generate_series(1, ${sessions}::int) as g`;
+  await sql`insert into speakers_sessions (speaker_id, session_id)
+            select sp.id, se.id from
+              (select id, row_number() over (order by id) as n from sessions where event_id = ${id}) se
+              join (select id, row_number() over (order by id) as n from speakers where event_id = ${id}) sp
+                on sp.n = se.n or sp.n = (se.n % ${speakers}) + 1`;
+  await otherEvents(sql, owner);
+  return id;
+}
+
+/**
+ * 2,000 more events (every third a draft, owned by seeded users) with 5 tracks, 10 sessions and 10
+ * speakers each: the event, track and session tables hold other events' rows, as they would in
+ * production, so plans that only work on a one-event database would show.
+ */
+async function otherEvents(sql: postgres.Sql, owner: number) {
+  await sql`insert into events (identifier, name, starts_at, ends_at, timezone, state, owner_id)
+            select 'other' || g, 'Other event ' || g, timestamptz '2029-01-01 09:00+00' + g * interval '1 day',
+                   timestamptz '2029-01-02 18:00+00' + g * interval '1 day', 'UTC',
+                   case when g % 3 = 0 then 'draft' else 'published' end,
+                   coalesce((select id from users where id = 1 + g % 9000), ${owner})
+            from generate_series(1, 2000) as g`;
+  await sql`insert into tracks (event_id, name, color, font_color)
+            select e.id, 'Track ' || g, '#336699', '#ffffff'
+            from events e cross join generate_series(1, 5) as g where e.identifier like 'other%'`;
+  await sql`insert into sessions (event_id, title, state, track_id)
+            select e.id, 'Talk ' || g, 'accepted', (select min(id) from tracks t where t.event_id = e.id)
+            from events e cross join generate_series(1, 10) as g where e.identifier like 'other%'`;
+  await sql`insert into speakers (event_id, name, email)
+            select e.id, 'Person ' || g, 'p' || g || '-' || e.id || '@bench.example.com'
+            from events e cross join generate_series(1, 10) as g where e.identifier like 'other%'`;
 }
