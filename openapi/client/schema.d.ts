@@ -2810,13 +2810,9 @@ export interface components {
                     "external-event-url"?: string | null;
                     /** Format: uri */
                     "ticket-url"?: string | null;
-                    /** @default public */
-                    privacy: "public" | "private";
-                    /**
-                     * @description drafts are visible only to organizers, coorganizers and administrators
-                     * @default draft
-                     */
-                    state: "draft" | "published";
+                    privacy?: "public" | "private";
+                    /** @description drafts are visible only to organizers, coorganizers and administrators */
+                    state?: "draft" | "published";
                     "code-of-conduct"?: string | null;
                 };
                 relationships?: {
@@ -2879,13 +2875,9 @@ export interface components {
                     "external-event-url"?: string | null;
                     /** Format: uri */
                     "ticket-url"?: string | null;
-                    /** @default public */
-                    privacy: "public" | "private";
-                    /**
-                     * @description drafts are visible only to organizers, coorganizers and administrators
-                     * @default draft
-                     */
-                    state: "draft" | "published";
+                    privacy?: "public" | "private";
+                    /** @description drafts are visible only to organizers, coorganizers and administrators */
+                    state?: "draft" | "published";
                     "code-of-conduct"?: string | null;
                 };
                 relationships?: {
@@ -4152,11 +4144,8 @@ export interface components {
                     "audio-url"?: string | null;
                     /** Format: uri */
                     "signup-url"?: string | null;
-                    /**
-                     * @description moves follow the transition table in the description of the session resource
-                     * @default draft
-                     */
-                    state: "draft" | "pending" | "submitted" | "accepted" | "confirmed" | "rejected" | "canceled" | "withdrawn";
+                    /** @description moves follow the transition table in the description of the session resource */
+                    state?: "draft" | "pending" | "submitted" | "accepted" | "confirmed" | "rejected" | "canceled" | "withdrawn";
                     /**
                      * Format: date-time
                      * @description set on the move to submitted
@@ -4232,11 +4221,8 @@ export interface components {
                     "audio-url"?: string | null;
                     /** Format: uri */
                     "signup-url"?: string | null;
-                    /**
-                     * @description moves follow the transition table in the description of the session resource
-                     * @default draft
-                     */
-                    state: "draft" | "pending" | "submitted" | "accepted" | "confirmed" | "rejected" | "canceled" | "withdrawn";
+                    /** @description moves follow the transition table in the description of the session resource */
+                    state?: "draft" | "pending" | "submitted" | "accepted" | "confirmed" | "rejected" | "canceled" | "withdrawn";
                     /**
                      * Format: date-time
                      * @description set on the move to submitted
@@ -5970,7 +5956,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -6038,7 +6024,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -6097,7 +6083,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -6196,7 +6182,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -6255,7 +6241,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -6381,7 +6367,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -6453,7 +6439,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -6539,7 +6525,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -6611,7 +6597,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -6705,7 +6691,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -6773,7 +6759,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -6867,7 +6853,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -6935,7 +6921,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -7029,7 +7015,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -7097,7 +7083,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -7191,7 +7177,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -7259,7 +7245,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -7353,7 +7339,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -7421,7 +7407,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -7515,7 +7501,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -7583,7 +7569,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -7677,7 +7663,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -7745,7 +7731,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -7846,7 +7832,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -7940,7 +7926,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -8008,7 +7994,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -8109,7 +8095,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -8195,7 +8181,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -8267,7 +8253,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -8326,7 +8312,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -8425,7 +8411,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -8524,7 +8510,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -8658,7 +8644,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -8726,7 +8712,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -8785,7 +8771,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -8884,7 +8870,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -8983,7 +8969,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;
@@ -9117,7 +9103,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description id of the record */
+                /** @description id or identifier of the event */
                 id: string;
             };
             cookie?: never;

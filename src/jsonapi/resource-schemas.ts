@@ -53,7 +53,10 @@ function writableAttributes(model: Model, create: boolean) {
   const props: Record<string, TSchema> = {};
   for (const [wire, attr] of Object.entries(model.spec.attributes)) {
     if (attr.readOnly) continue;
-    const schema = { ...(attr.input ?? attr.schema), ...(attr.writeOnly ? { writeOnly: true } : {}) };
+    // No `default` in requests: leaving a member out of an update keeps its value, and generated
+    // clients would otherwise make every defaulted member mandatory.
+    const { default: _default, ...written } = attr.input ?? attr.schema;
+    const schema = { ...written, ...(attr.writeOnly ? { writeOnly: true } : {}) } as TSchema;
     props[wire] = create && attr.required ? schema : Type.Optional(schema);
   }
   return Type.Object(props, { additionalProperties: false });

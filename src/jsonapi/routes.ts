@@ -73,6 +73,12 @@ export const errorResponses = (codes: number[], descriptions: Record<number, str
   );
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'id of the record' }) });
+/** Path parameters of a resource whose records may also be named by their alternate key. */
+const alternateParams = (model: Model) =>
+  Type.Object({
+    id: Type.String({ minLength: 1, maxLength: 64, description: `id or ${model.spec.alternateKey} of the ${model.type}` }),
+  });
+
 export const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
 export function writeInput(data: ResourceBody['data']): WriteInput {
@@ -97,7 +103,7 @@ export function routeKit(app: FastifyInstance, registry: Registry, model: Model,
         description: o.description,
         produces: [MEDIA_TYPE],
         ...(o.body ? { consumes: [MEDIA_TYPE], body: o.body } : {}),
-        ...(o.params ? { params: IdParams } : {}),
+        ...(o.params ? { params: model.spec.alternateKey ? alternateParams(model) : IdParams } : {}),
         ...(o.querystring ? { querystring: o.querystring } : {}),
         response: {
           ...Object.fromEntries(Object.entries(o.success).map(([c, schema]) => [c, { description: 'Success', ...(schema as object) }])),

@@ -3,7 +3,8 @@
  * two events (one published, one draft), each with one record of every kind.
  */
 import type { FastifyInstance } from 'fastify';
-import { call } from './app.js';
+import type { Test } from 'tap';
+import { call, JSONAPI } from './app.js';
 import { seedUser, type TestUser } from './users.js';
 
 export type RoleName = 'anonymous' | 'other' | 'speaker' | 'coorganizer' | 'organizer' | 'owner' | 'admin';
@@ -141,3 +142,16 @@ export async function buildWorld(app: FastifyInstance): Promise<World> {
 
 /** The token of a role, or undefined for an anonymous caller. */
 export const tokenOf = (cast: Cast, role: RoleName): string | undefined => (role === 'anonymous' ? undefined : cast[role].token);
+
+/**
+ * One cell of a permission matrix: the status, the JSON:API envelope, and a document (2xx) or an
+ * error document with that status (4xx). `label` names route and role.
+ */
+export function expectCell(t: Test, res: Awaited<ReturnType<typeof call>>, status: number, label: string) {
+  t.equal(res.status, status, `${label} -> ${status}`);
+  t.match({ type: res.headers['content-type'], jsonapi: res.body?.jsonapi }, { type: JSONAPI, jsonapi: { version: '1.0' } }, `${label}: JSON:API`);
+  if (status >= 400) {
+    t.strictSame(Object.keys(res.body ?? {}).sort(), ['errors', 'jsonapi'], `${label}: an error document`);
+    t.match(res.body?.errors?.[0], { status: String(status), title: String, detail: String }, `${label}: error object`);
+  } else t.ok(res.body?.data !== undefined || res.body?.meta?.message === 'Object successfully deleted', `${label}: a document`);
+}
