@@ -118,9 +118,12 @@ export async function loadIncludes(
       const rel = current.relationships.get(name)!;
       const target = registry.get(rel.type);
       const related = await fetchRelated(ctx, registry, rel, parents);
-      for (const [parentId, link] of linkageByParent(rel, parents, related)) {
-        const k = key(current.type, parentId);
-        linkage.set(k, { ...linkage.get(k), [name]: link });
+      // A to-one relationship in a column carries its linkage in the row already (see selectionFor).
+      if (rel.kind === 'toMany' || !rel.column) {
+        for (const [parentId, link] of linkageByParent(rel, parents, related)) {
+          const k = key(current.type, parentId);
+          linkage.set(k, { ...linkage.get(k), [name]: link });
+        }
       }
       const unique = new Map<string, Row>();
       for (const r of related) {

@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Ctx, RelationshipSpec, ResourceSpec } from './resource.js';
 
@@ -28,6 +28,8 @@ export interface Model {
   fields: Map<string, Field>;
   /** Wire names of attributes only some callers see (the policy's `seesPrivate`). */
   private: Set<string>;
+  /** To-one relationships stored in a column of this table; their targets are resolved by the Registry. */
+  links: { name: string; key: string; column: PgColumn; target?: Model }[];
   relationships: Map<string, RelationshipSpec>;
   /** `deleted_at IS NULL` for soft-deleting resources. */
   live?: SQL;
@@ -68,28 +70,42 @@ export function buildModel(spec: ResourceSpec): Model {
   }
   if (hidden.size > 0 && !spec.policy.seesPrivate) throw new Error(`resource ${spec.type}: private attributes need seesPrivate`);
   const relationships = new Map(Object.entries(spec.relationships ?? {}));
+  const links: Model['links'] = [];
   for (const [name, rel] of relationships) {
     if (rel.kind === 'toOne' && !!rel.column === !!rel.foreignKey)
       throw new Error(`resource ${spec.type}: to-one ${name} needs exactly one of column and foreignKey`);
-    if (rel.kind === 'toOne' && rel.column) selection[rel.column] = column(spec, columns, rel.column);
+    if (rel.kind !== 'toOne' || !rel.column) continue;
+    selection[rel.column] = column(spec, columns, rel.column);
+    links.push({ name, key: `${LINK}${name}`, column: selection[rel.column]! });
   }
   if (spec.alternateKey) column(spec, columns, spec.alternateKey);
   const live = spec.softDelete ? isNull(column(spec, columns, spec.softDelete)) : undefined;
   return {
-    spec, type: spec.type, table: spec.table, columns, id, selection, readable, fields, private: hidden, relationships, live,
+    spec, type: spec.type, table: spec.table, columns, id, selection, readable, fields, private: hidden, links, relationships, live,
   };
 }
 
 export const PRIVATE = '__private';
+/** Prefix of the selected linkage of a to-one relationship. */
+export const LINK = '__link_';
 
 /**
- * What a read selects for this caller: the model's selection, plus, where attributes are private,
- * whether this caller may see them for each row (computed in the same statement).
+ * What a read selects for this caller, in the same statement: the model's selection; for each to-one
+ * relationship, the id it links to if that record is live and the caller may name it (a deleted
+ * track is no longer a session's track); and, where attributes are private, whether this caller may
+ * see them.
  */
 export function selectionFor(ctx: Ctx, model: Model): Record<string, PgColumn | SQL> {
-  if (model.private.size === 0) return model.selection;
-  const sees = model.spec.policy.seesPrivate!(ctx, model.columns);
-  return { ...model.selection, [PRIVATE]: sql<boolean>`(${sees})` };
+  const selection: Record<string, PgColumn | SQL> = { ...model.selection };
+  for (const { key, column, target } of model.links) {
+    const policy = target!.spec.policy;
+    const allowed = and(target!.live, (policy.linkable ?? policy.scope)(ctx, target!.columns));
+    selection[key] = allowed
+      ? sql`(select ${target!.id} from ${target!.table} where ${target!.id} = ${column} and ${allowed})`
+      : sql`${column}`;
+  }
+  if (model.private.size > 0) selection[PRIVATE] = sql<boolean>`(${model.spec.policy.seesPrivate!(ctx, model.columns)})`;
+  return selection;
 }
 
 /** All models of the app, by type; relationships are resolved through it. */
@@ -102,6 +118,8 @@ export class Registry {
       for (const [name, rel] of model.relationships) {
         const target = this.models.get(rel.type);
         if (!target) throw new Error(`resource ${model.type}: relationship ${name} targets unknown type ${rel.type}`);
+        const link = model.links.find((l) => l.name === name);
+        if (link) link.target = target;
         if (rel.foreignKey) column(target.spec, target.columns, rel.foreignKey);
         for (const other of [rel.within, rel.kind === 'toMany' ? rel.inverse : undefined]) {
           if (other && !(other === rel.within ? model.relationships : target.relationships).has(other))

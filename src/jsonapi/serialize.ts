@@ -1,4 +1,4 @@
-import { PRIVATE, type Model } from './model.js';
+import { LINK, PRIVATE, type Model } from './model.js';
 import type { Fieldsets } from './query.js';
 import type { Row } from './resource.js';
 
@@ -22,7 +22,7 @@ export interface ResourceObject {
 export const selfLink = (model: Model, id: unknown) => `${API_PREFIX}/${model.spec.path}/${id}`;
 
 /**
- * Turns a row into a resource object. To-one linkage comes from the row's foreign key; other
+ * Turns a row into a resource object. To-one linkage comes from the row (see selectionFor); other
  * linkage only when the relationship was loaded (`linkage`), so no query runs here. Private
  * attributes appear only when the row says this caller may see them.
  */
@@ -42,8 +42,8 @@ export function toResource(model: Model, row: Row, fields: Fieldsets, linkage?: 
     };
     if (linkage && name in linkage) entry.data = linkage[name];
     else if (rel.kind === 'toOne' && rel.column) {
-      const fk = row[rel.column];
-      entry.data = fk === null || fk === undefined ? null : { type: rel.type, id: String(fk) };
+      const id = row[`${LINK}${name}`];
+      entry.data = id === null || id === undefined ? null : { type: rel.type, id: String(id) };
     }
     relationships[name] = entry;
   }
