@@ -91,7 +91,7 @@ export interface paths {
         put?: never;
         /**
          * Create a speaker of a user
-         * @description Creates a speaker whose user is this user (the document may leave user out); otherwise as POST /v1/speakers.
+         * @description Creates a speaker whose user is this user; the document may leave out user, taken from the path. Otherwise as POST /v1/speakers.
          */
         post: operations["createUserSpeakers"];
         delete?: never;
@@ -551,7 +551,7 @@ export interface paths {
         put?: never;
         /**
          * Create a speaker of a event
-         * @description Creates a speaker whose event is this event (the document may leave event out); otherwise as POST /v1/speakers.
+         * @description Creates a speaker whose event is this event; the document may leave out event, taken from the path. Otherwise as POST /v1/speakers.
          */
         post: operations["createEventSpeakers"];
         delete?: never;
@@ -595,7 +595,7 @@ export interface paths {
         put?: never;
         /**
          * Create a custom_form of a event
-         * @description Creates a custom_form whose event is this event (the document may leave event out); otherwise as POST /v1/custom-forms.
+         * @description Creates a custom_form whose event is this event; the document may leave out event, taken from the path. Otherwise as POST /v1/custom-forms.
          */
         post: operations["createEventCustomForms"];
         delete?: never;
@@ -1850,7 +1850,7 @@ export interface paths {
         put?: never;
         /**
          * Create a speaker of a session
-         * @description Creates a speaker whose sessions is this session (the document may leave sessions out); otherwise as POST /v1/speakers.
+         * @description Creates a speaker whose sessions is this session; the document may leave out sessions and event, taken from the path. Otherwise as POST /v1/speakers.
          */
         post: operations["createSessionSpeakers"];
         delete?: never;
@@ -4372,8 +4372,8 @@ export interface components {
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
                 };
-                relationships: {
-                    event: {
+                relationships?: {
+                    event?: {
                         data: {
                             /** @enum {string} */
                             type: "event";

@@ -7,8 +7,8 @@ import {
   changeLinks, checkRelated, findRow, foreignKeyValues, guardImmutable, linkageIds, listRows, renderRows, rethrowDbError,
 } from './operations.js';
 import { parseDocumentQuery, parseListQuery, type RawQuery } from './query.js';
-import { componentIds, isWritable, relatedCreateId } from './resource-schemas.js';
-import type { Ctx, RelationshipSpec, Row, ToManySpec } from './resource.js';
+import { componentIds, isWritable, relatedCreateId, suppliedByPath } from './resource-schemas.js';
+import type { Ctx, RelationshipSpec, Row, ToManySpec, ToOneSpec } from './resource.js';
 import { conflict } from './errors.js';
 import { createdDocument, createdResponse, createResource, idOf, newResourceData, writeInput, type RouteKit } from './routes.js';
 import { jsonapiMember as jsonapi } from './schemas.js';
@@ -187,8 +187,8 @@ function relatedCreateRoute(kit: RouteKit, name: string, rel: ToManySpec) {
       operationId: `create${spec.name}${pascal(name)}`,
       summary: `Create a ${target.type} of a ${spec.type}`,
       description:
-        `Creates a ${target.type} whose ${inverse} is this ${spec.type} (the document may leave ${inverse} out); ` +
-        `otherwise as POST /v1/${target.spec.path}.`,
+        `Creates a ${target.type} whose ${inverse} is this ${spec.type}; the document may leave out ` +
+        `${suppliedByPath(rel).join(' and ')}, taken from the path. Otherwise as POST /v1/${target.spec.path}.`,
       params: true,
       body: Type.Ref(relatedCreateId(target, model)),
       success: { 201: createdResponse(target) },
@@ -205,6 +205,10 @@ function relatedCreateRoute(kit: RouteKit, name: string, rel: ToManySpec) {
         else if (named !== undefined && named !== id)
           throw conflict(`The ${inverse} in the document is not the ${spec.type} of the URL`, `/data/relationships/${inverse}`);
         else input.relationships[inverse] = id;
+        if (rel.within && input.relationships[rel.within] === undefined) {
+          const owner = parent[(spec.relationships![rel.within] as ToOneSpec).column!];
+          input.relationships[rel.within] = owner === null ? null : String(owner);
+        }
         return input;
       });
       return createdDocument(reply, target, row);

@@ -2,7 +2,7 @@ import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import { identifierOf } from './schemas.js';
 import type { Model, Registry } from './model.js';
 import { pascal } from './names.js';
-import type { RelationshipSpec } from './resource.js';
+import type { RelationshipSpec, ToManySpec } from './resource.js';
 
 const ref = (id: string) => Type.Ref(id);
 const linkageSchema = (rel: RelationshipSpec) =>
@@ -15,6 +15,13 @@ const writeLinkageSchema = (rel: RelationshipSpec) =>
 
 /** Writable relationships: a to-one foreign key, or a to-many join table. */
 export const isWritable = (rel: RelationshipSpec) => !rel.readOnly && (rel.kind === 'toOne' ? !!rel.column : !!rel.through);
+
+/**
+ * Relationships of the target that POST on the related path `rel` fills in from the path's record:
+ * the inverse, and the owner both share (a session's new speaker is of the session's event).
+ */
+export const suppliedByPath = (rel: ToManySpec): string[] =>
+  rel.inverse ? [rel.inverse, ...(rel.within ? [rel.within] : [])] : [];
 
 /** Component id of the body of POST on a to-many related path (`/events/{id}/speakers`). */
 export const relatedCreateId = (target: Model, parent: Model) => `${target.spec.name}CreateRequestVia${parent.spec.name}`;
@@ -68,14 +75,14 @@ const requestType = (model: Model) => {
   return names.length === 1 ? Type.Literal(model.type) : Type.Union(names.map((n) => Type.Literal(n)));
 };
 
-/** Relationships a create (`create`) or update document may carry; `optional` names one a create may leave out. */
-function writableRelationships(model: Model, create: boolean, optional?: string): TProperties {
+/** Relationships a create (`create`) or update document may carry; `optional` names ones a create may leave out. */
+function writableRelationships(model: Model, create: boolean, optional: string[] = []): TProperties {
   const props: Record<string, TSchema> = {};
   let required = false;
   for (const [name, rel] of model.relationships) {
     if (!isWritable(rel)) continue;
     const member = Type.Object({ data: writeLinkageSchema(rel) }, { additionalProperties: false });
-    const mandatory = create && rel.kind === 'toOne' && !!rel.required && name !== optional;
+    const mandatory = create && rel.kind === 'toOne' && !!rel.required && !optional.includes(name);
     required ||= mandatory;
     props[name] = mandatory ? member : Type.Optional(member);
   }
@@ -84,8 +91,8 @@ function writableRelationships(model: Model, create: boolean, optional?: string)
   return { relationships: required ? obj : Type.Optional(obj) };
 }
 
-/** The body of a create request; `optional` is a required relationship the path already supplies. */
-function createRequest(model: Model, $id: string, optional?: string) {
+/** The body of a create request; `optional` are required relationships the path already supplies. */
+function createRequest(model: Model, $id: string, optional: string[] = []) {
   const hasRequired = Object.values(model.spec.attributes).some((a) => a.required && !a.readOnly);
   const attributes = writableAttributes(model, true);
   return Type.Object(
@@ -173,7 +180,7 @@ export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
   for (const [name, rel] of model.relationships) {
     if (rel.kind === 'toMany' && rel.inverse) {
       const target = registry.get(rel.type);
-      schemas.push(createRequest(target, relatedCreateId(target, model), rel.inverse));
+      schemas.push(createRequest(target, relatedCreateId(target, model), suppliedByPath(rel)));
     }
     schemas.push(
       Type.Object(

@@ -66,6 +66,10 @@ t.test('POST on each list path links the new speaker to the path record', async 
   expectError(t, await post(`/v1/sessions/${draft.session}/speakers`, cast.owner.token, { name: 'Astray' }, of(pub.event)), 422, {
     pointer: '/data/relationships/sessions',
   });
+  const eventFromPath = await post(`/v1/sessions/${draft.session}/speakers`, cast.coorganizer.token, { name: 'No event named' });
+  assertDocument(t, eventFromPath, 201);
+  t.same(eventFromPath.body.data.relationships.event.data, { type: 'event', id: draft.event }, "the session's event by default");
+  t.same(ids(await get(`/v1/sessions/${draft.session}/speakers`, cast.owner.token)), sorted(draft.speaker, eventFromPath.body.data.id));
 
   const own = await post(`/v1/users/${cast.owner.id}/speakers`, token, { name: 'Myself' }, of(pub.event));
   assertDocument(t, own, 201);
