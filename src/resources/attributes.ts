@@ -34,6 +34,18 @@ export const optionalInteger = (column: string, description: string, minimum = -
   schema: Nullable(Type.Integer({ minimum, maximum: 2147483647, description })),
 });
 
+/** Display order among the event's records of one kind. */
+export const position: AttributeSpec = {
+  column: 'position',
+  schema: Type.Integer({ minimum: 0, maximum: 2147483647, description: 'display order' }),
+};
+
+/** A place: latitude (-90..90) and longitude (-180..180), each optional. */
+export const coordinates: Record<'latitude' | 'longitude', AttributeSpec> = {
+  latitude: { column: 'latitude', schema: Nullable(Type.Number({ minimum: -90, maximum: 90 })) },
+  longitude: { column: 'longitude', schema: Nullable(Type.Number({ minimum: -180, maximum: 180 })) },
+};
+
 export const createdAt: AttributeSpec = { column: 'createdAt', schema: DateTime(), readOnly: true };
 export const deletedAt: AttributeSpec = {
   column: 'deletedAt',

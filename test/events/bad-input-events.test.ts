@@ -5,11 +5,11 @@
  */
 import t, { type Test } from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
-import { buildWorld, create, eventAttributes, rel } from '../helpers/events.js';
+import { buildWorld, create, eventAttributes, expectRefused, rel, snapshotOf, type RefusedCase } from '../helpers/events.js';
 import { expectError } from '../helpers/users.js';
 
 /** [what, body (a string is sent as is), status, pointer when one is expected]. */
-type Case = [string, unknown, number, string?];
+type Case = RefusedCase<unknown>;
 
 const valid = eventAttributes('Bad Input Conf');
 const doc = (attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
@@ -106,21 +106,11 @@ t.test('bad input to events', async (t) => {
   const goneTopic = await create(app, world.cast.admin.token, 'event-topics', 'event-topic', { name: 'Gone' });
   await call(app, { method: 'DELETE', url: `/v1/event-topics/${goneTopic}`, token: world.cast.admin.token });
   // Every row of the event tables, in one statement.
-  const everything = ['events', 'event_roles', 'event_topics'].map(
-    (name) => `(select coalesce(json_agg(t order by t), '[]') from ${name} t) as ${name}`,
-  );
-  const snapshot = async () => app.sql.unsafe(`select ${everything.join(', ')}`);
+  const snapshot = snapshotOf(app, ['events', 'event_roles', 'event_topics']);
   const before = await snapshot();
   const unchanged = async (t: Test, what: string) => t.same(await snapshot(), before, `${what}: nothing written`);
-  /** One subtest per case: the expected error document, and nothing written. */
-  const each = async (t: Test, cases: Case[], send: (body: unknown) => ReturnType<typeof call>) => {
-    for (const [what, body, status, pointer] of cases) {
-      await t.test(what, async (t) => {
-        expectError(t, await send(body), status, pointer !== undefined ? { pointer } : {});
-        await unchanged(t, what);
-      });
-    }
-  };
+  const each = (t: Test, cases: Case[], send: (body: unknown) => ReturnType<typeof call>) =>
+    expectRefused(t, cases, send, snapshot, before);
 
   t.test('POST /v1/events', async (t) => {
     const cases: Case[] = [...CREATE, ...WRONG.map(([name, value, what]): Case => [`${name}: ${what}`, doc({ ...valid, [name]: value }), 422, at(name)])];

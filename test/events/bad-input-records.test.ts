@@ -6,11 +6,13 @@
  */
 import t, { type Test } from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
-import { buildWorld, create, eventAttributes, rel, type EventRecords } from '../helpers/events.js';
+import {
+  buildWorld, create, eventAttributes, expectRefused, rel, snapshotOf, type EventRecords, type RefusedCase,
+} from '../helpers/events.js';
 import { expectError } from '../helpers/users.js';
 
 /** [what, body (a string is sent as is), status, pointer when one is expected]. */
-type Case = [string, unknown, number, string?];
+type Case = RefusedCase<unknown>;
 /** [attribute, value, what]: a value refused with 422 at that attribute, on create and update. */
 type Wrong = [string, unknown, string];
 
@@ -206,18 +208,10 @@ t.test('bad input to the records of an event', async (t) => {
   // An event without a copyright, so that a create accepted by mistake would succeed and show.
   const bare = await create(app, owner.token, 'events', 'event', eventAttributes('Bare Event'));
   const tables = ['events', ...KINDS.map((k) => k.table)];
-  // Every row of every table involved, in one statement.
-  const everything = tables.map((name) => `(select coalesce(json_agg(t order by t), '[]') from ${name} t) as ${name}`);
-  const snapshot = async () => app.sql.unsafe(`select ${everything.join(', ')}`);
+  const snapshot = snapshotOf(app, tables);
   const before = await snapshot();
-  const each = async (t: Test, cases: Case[], send: (body: unknown) => ReturnType<typeof call>) => {
-    for (const [what, body, status, pointer] of cases) {
-      await t.test(what, async (t) => {
-        expectError(t, await send(body), status, pointer !== undefined ? { pointer } : {});
-        t.same(await snapshot(), before, 'nothing written');
-      });
-    }
-  };
+  const each = (t: Test, cases: Case[], send: (body: unknown) => ReturnType<typeof call>) =>
+    expectRefused(t, cases, send, snapshot, before);
 
   for (const kind of KINDS) {
     t.test(`POST /v1/${kind.path}`, async (t) => {

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import { call, JSONAPI } from './app.js';
-import { seedUser, type TestUser } from './users.js';
+import { expectError, seedUser, type TestUser } from './users.js';
 
 export type RoleName = 'anonymous' | 'other' | 'speaker' | 'coorganizer' | 'organizer' | 'owner' | 'admin';
 
@@ -154,4 +154,29 @@ export function expectCell(t: Test, res: Awaited<ReturnType<typeof call>>, statu
     t.strictSame(Object.keys(res.body ?? {}).sort(), ['errors', 'jsonapi'], `${label}: an error document`);
     t.match(res.body?.errors?.[0], { status: String(status), title: String, detail: String }, `${label}: error object`);
   } else t.ok(res.body?.data !== undefined || res.body?.meta?.message === 'Object successfully deleted', `${label}: a document`);
+}
+
+/** Every row of `tables`, read in one statement: what a refused request must leave unchanged. */
+export const snapshotOf = (app: FastifyInstance, tables: string[]) => {
+  const each = tables.map((name) => `(select coalesce(json_agg(t order by t), '[]') from ${name} t) as ${name}`);
+  return () => app.sql.unsafe(`select ${each.join(', ')}`);
+};
+
+/** [what, input, status, pointer]: a request `send(input)` must refuse. */
+export type RefusedCase<T> = [string, T, number, string?];
+
+/** One subtest per case: the error document with that status and pointer, and nothing written. */
+export async function expectRefused<T>(
+  t: Test,
+  cases: RefusedCase<T>[],
+  send: (input: T) => ReturnType<typeof call>,
+  snapshot: () => Promise<unknown>,
+  before: unknown,
+) {
+  for (const [what, input, status, pointer] of cases) {
+    await t.test(what, async (t) => {
+      expectError(t, await send(input), status, pointer !== undefined ? { pointer } : {});
+      t.same(await snapshot(), before, `${what}: nothing written`);
+    });
+  }
 }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { customForms } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/resource.js';
-import { eventOf, flexibleBoolean, optionalText, requiredText } from '../attributes.js';
+import { eventOf, flexibleBoolean, optionalText, position, requiredText } from '../attributes.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 
 const FORMS = ['attendee', 'session', 'speaker'] as const;
@@ -32,7 +32,7 @@ export const customFormResource = defineResource({
     'is-included': flexibleBoolean('isIncluded', 'the field is shown in the form'),
     'is-fixed': flexibleBoolean('isFixed', 'a built-in field that cannot be removed'),
     'is-public': flexibleBoolean('isPublic', 'answers are shown publicly'),
-    position: { column: 'position', schema: Type.Integer({ minimum: 0, maximum: 2147483647, description: 'display order' }) },
+    position,
   },
   relationships: { event: eventOf },
   policy: eventRecordPolicy({ readersMustLogIn: true }),

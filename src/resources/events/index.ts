@@ -2,9 +2,9 @@ import { randomInt } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { eventRoles, events } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/resource.js';
-import { canonicalTimeZone, DateTime, Nullable, Text, TimeZone } from '../../jsonapi/types.js';
+import { canonicalTimeZone, DateTime, Text, TimeZone } from '../../jsonapi/types.js';
 import {
-  createdAt, deletedAt, derivedUrl, optionalText, optionalUrl, recordsOfEvent, requiredText,
+  coordinates, createdAt, deletedAt, derivedUrl, optionalText, optionalUrl, recordsOfEvent, requiredText,
 } from '../attributes.js';
 import { checkPeriod } from '../period.js';
 import { loggedIn } from './access.js';
@@ -56,8 +56,7 @@ export const eventResource = defineResource({
     },
     description: optionalText('description', 100_000),
     'location-name': optionalText('locationName', 255),
-    latitude: { column: 'latitude', schema: Nullable(Type.Number({ minimum: -90, maximum: 90 })) },
-    longitude: { column: 'longitude', schema: Nullable(Type.Number({ minimum: -180, maximum: 180 })) },
+    ...coordinates,
     'logo-url': optionalUrl('logoUrl'),
     'original-image-url': optionalUrl('originalImageUrl', 'the event image as uploaded'),
     'large-image-url': derivedUrl('largeImageUrl', 'large variant of the event image'),

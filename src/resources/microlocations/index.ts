@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { microlocations } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/resource.js';
-import { Nullable } from '../../jsonapi/types.js';
-import { deletedAt, eventOf, optionalInteger, optionalText, requiredText } from '../attributes.js';
+import { coordinates, deletedAt, eventOf, optionalInteger, optionalText, position, requiredText } from '../attributes.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 
 export const microlocationResource = defineResource({
@@ -15,11 +14,10 @@ export const microlocationResource = defineResource({
   softDelete: 'deletedAt',
   attributes: {
     name: requiredText('name', 255),
-    latitude: { column: 'latitude', schema: Nullable(Type.Number({ minimum: -90, maximum: 90 })) },
-    longitude: { column: 'longitude', schema: Nullable(Type.Number({ minimum: -180, maximum: 180 })) },
+    ...coordinates,
     floor: optionalInteger('floor', 'floor number'),
     room: optionalText('room', 255),
-    position: { column: 'position', schema: Type.Integer({ minimum: 0, maximum: 2147483647, description: 'display order' }) },
+    position,
     'hidden-in-scheduler': { column: 'hiddenInScheduler', schema: Type.Boolean() },
     'deleted-at': deletedAt,
   },

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { sessionTypes } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/resource.js';
-import { deletedAt, eventOf, requiredText } from '../attributes.js';
+import { deletedAt, eventOf, position, requiredText } from '../attributes.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 
 export const sessionTypeResource = defineResource({
@@ -19,7 +19,7 @@ export const sessionTypeResource = defineResource({
       schema: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, e.g. 00:30' }),
       required: true,
     },
-    position: { column: 'position', schema: Type.Integer({ minimum: 0, maximum: 2147483647, description: 'display order' }) },
+    position,
     'deleted-at': deletedAt,
   },
   relationships: {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { tracks } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/resource.js';
-import { deletedAt, eventOf, optionalText, requiredText } from '../attributes.js';
+import { deletedAt, eventOf, optionalText, position, requiredText } from '../attributes.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 
 /** Black on light colours, white on dark ones (ITU-R BT.601 luma). */
@@ -32,7 +32,7 @@ export const trackResource = defineResource({
       readOnly: true,
     },
     description: optionalText('description', 100_000),
-    position: { column: 'position', schema: Type.Integer({ minimum: 0, maximum: 2147483647, description: 'display order' }) },
+    position,
     'deleted-at': deletedAt,
   },
   relationships: {
