@@ -63,16 +63,20 @@ export async function seed(url: string, { users = 10_000, sessions = 5_000, spea
 }
 
 /**
- * A published event owned by `owner` with 12 tracks, `sessions` sessions (one track each, every 40th
- * soft-deleted) and `speakers` speakers, each session linked to two speakers.
+ * A published event owned by `owner`, filed under one of 40 topics, with 12 tracks, 20 rooms, 3
+ * session types, `sessions` sessions (each in a track, room and type, every 40th soft-deleted) and `speakers` speakers, each session linked to two speakers.
  */
 async function seedEvent(sql: postgres.Sql, owner: number, sessions: number, speakers: number): Promise<number> {
+  await sql`insert into event_topics (name, slug) select 'Topic ' || g, 'topic-' || g from generate_series(1, 40) as g`;
   const [event] = await sql<{ id: number }[]>`
-    insert into events (identifier, name, starts_at, ends_at, timezone, state, owner_id, description)
+    insert into events (identifier, name, starts_at, ends_at, timezone, state, owner_id, description, event_topic_id)
     values ('benchevt', 'Bench Summit', '2030-05-01T09:00:00Z', '2030-05-04T18:00:00Z', 'Europe/Berlin',
-            'published', ${owner}, 'The event of the benchmark')
+            'published', ${owner}, 'The event of the benchmark', (select min(id) from event_topics))
     returning id`;
   const id = event!.id;
+  await sql`insert into microlocations (event_id, name, floor) select ${id}, 'Room ' || g, g % 4 from generate_series(1, 20) as g`;
+  await sql`insert into session_types (event_id, name, length)
+            select ${id}, name, length from (values ('Talk', '00:30'), ('Workshop', '02:00'), ('Lightning', '00:05')) as v(name, length)`;
   await sql`insert into tracks (event_id, name, color, font_color, position)
             select ${id}, 'Track ' || g, '#' || lpad(to_hex(g * 1234567 % 16777215), 6, '0'), '#ffffff', g
             from generate_series(1, 12) as g`;
@@ -81,12 +85,16 @@ async function seedEvent(sql: postgres.Sql, owner: number, sessions: number, spe
                    'Org ' || (g % 300), repeat('Builds things and talks about them. ', 1 + g % 5),
                    'https://speaker' || g || '.example.com', g % 25 = 0
             from generate_series(1, ${speakers}::int) as g`;
-  await sql`insert into sessions (event_id, title, subtitle, short_abstract, starts_at, ends_at, state, track_id, deleted_at)
+  await sql`insert into sessions (event_id, title, subtitle, short_abstract, starts_at, ends_at, state, track_id,
+                                  microlocation_id, session_type_id, creator_id, deleted_at)
             select ${id}, 'Session ' || g, 'Part ' || (g % 7), repeat('What the session is about. ', 1 + g % 6),
                    timestamptz '2030-05-01 09:00+00' + (g % 300) * interval '15 minutes',
                    timestamptz '2030-05-01 09:30+00' + (g % 300) * interval '15 minutes',
                    (array['accepted','confirmed','submitted','pending'])[1 + g % 4],
                    (select min(id) from tracks where event_id = ${id}) + g % 12,
+                   (select min(id) from microlocations where event_id = ${id}) + g % 20,
+                   (select min(id) from session_types where event_id = ${id}) + g % 3,
+                   ${owner},
                    case when g % 40 = 0 then now() end
             from generate_series(1, ${sessions}::int) as g`;
   await sql`insert into speakers_sessions (speaker_id, session_id)
@@ -99,8 +107,8 @@ async function seedEvent(sql: postgres.Sql, owner: number, sessions: number, spe
 }
 
 /**
- * 2,000 more events (every third a draft, owned by seeded users) with 5 tracks, 10 sessions and 10
- * speakers each: the event, track and session tables hold other events' rows, as they would in
+ * 2,000 more events (every third a draft, owned by seeded users) with 5 tracks, 3 rooms, 2 session
+ * types, 10 sessions and 10 speakers each: the event, track and session tables hold other events' rows, as they would in
  * production, so plans that only work on a one-event database would show.
  */
 async function otherEvents(sql: postgres.Sql, owner: number) {
@@ -113,6 +121,10 @@ async function otherEvents(sql: postgres.Sql, owner: number) {
   await sql`insert into tracks (event_id, name, color, font_color)
             select e.id, 'Track ' || g, '#336699', '#ffffff'
             from events e cross join generate_series(1, 5) as g where e.identifier like 'other%'`;
+  await sql`insert into microlocations (event_id, name)
+            select e.id, 'Hall ' || g from events e cross join generate_series(1, 3) as g where e.identifier like 'other%'`;
+  await sql`insert into session_types (event_id, name, length)
+            select e.id, 'Type ' || g, '00:45' from events e cross join generate_series(1, 2) as g where e.identifier like 'other%'`;
   await sql`insert into sessions (event_id, title, state, track_id)
             select e.id, 'Talk ' || g, 'accepted', (select min(id) from tracks t where t.event_id = e.id)
             from events e cross join generate_series(1, 10) as g where e.identifier like 'other%'`;
