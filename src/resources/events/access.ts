@@ -77,14 +77,11 @@ async function accessTo(ctx: Ctx, eventId: number): Promise<Access | null> {
     .from(events)
     .where(and(eq(events.id, eventId), isNull(events.deletedAt)))
     .limit(1);
-  const access = row
-    ? {
-        state: row.state,
-        role: row.owner ? 'owner' : row.roles.includes('organizer') ? 'organizer' : row.roles.includes('coorganizer') ? 'coorganizer' : null,
-      }
-    : null;
-  known.set(eventId, access as Access | null);
-  return access as Access | null;
+  const strongest = (roles: string[], owner: boolean): EventRole | null =>
+    owner ? 'owner' : ((['organizer', 'coorganizer'] as const).find((r) => roles.includes(r)) ?? null);
+  const access = row ? { state: row.state, role: strongest(row.roles, row.owner) } : null;
+  known.set(eventId, access);
+  return access;
 }
 
 /** The caller's role in the event (null for none); 404 when the caller may not see the event at all. */

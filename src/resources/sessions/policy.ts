@@ -46,7 +46,10 @@ export const sessionPolicy: Policy = {
     if (!(await speaksAt(ctx, row))) return records.update(ctx, row, input);
     const others = Object.keys(input.attributes).filter((k) => k !== 'state');
     if (others.length > 0 || Object.keys(input.relationships).length > 0)
-      throw forbidden("A session's speakers may change only its state", others.length ? `/data/attributes/${others[0]}` : '/data/relationships');
+      throw forbidden(
+        "A session's speakers may change only its state",
+        others.length ? `/data/attributes/${others[0]}` : '/data/relationships',
+      );
     checkMove(from, to, false);
   },
 };
