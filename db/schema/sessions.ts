@@ -68,6 +68,7 @@ export const speakers = pgTable(
     github: text('github'),
     linkedin: text('linkedin'),
     instagram: text('instagram'),
+    mastodon: text('mastodon'),
     organisation: varchar('organisation', { length: 255 }),
     isFeatured: boolean('is_featured').notNull().default(false),
     position: varchar('position', { length: 255 }),

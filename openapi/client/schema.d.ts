@@ -1585,6 +1585,8 @@ export interface paths {
          *     | rejected | pending, accepted, confirmed | - |
          *     | canceled | pending, accepted, confirmed | - |
          *     | withdrawn | - | - |
+         *
+         *     A new session starts in draft or in a state organizers may move a draft to; withdrawn is final.
          */
         get: operations["listSessions"];
         put?: never;
@@ -2517,6 +2519,8 @@ export interface components {
                     linkedin?: string | null;
                     /** Format: uri */
                     instagram?: string | null;
+                    /** Format: uri */
+                    mastodon?: string | null;
                     organisation?: string | null;
                     /** @description default false */
                     "is-featured"?: boolean;
@@ -3013,6 +3017,8 @@ export interface components {
                     linkedin?: string | null;
                     /** Format: uri */
                     instagram?: string | null;
+                    /** Format: uri */
+                    mastodon?: string | null;
                     organisation?: string | null;
                     /** @description default false */
                     "is-featured"?: boolean;
@@ -4092,6 +4098,8 @@ export interface components {
          *     | rejected | pending, accepted, confirmed | - |
          *     | canceled | pending, accepted, confirmed | - |
          *     | withdrawn | - | - |
+         *
+         *     A new session starts in draft or in a state organizers may move a draft to; withdrawn is final.
          */
         SessionResource: {
             /** @enum {string} */
@@ -4361,6 +4369,8 @@ export interface components {
                     linkedin?: string | null;
                     /** Format: uri */
                     instagram?: string | null;
+                    /** Format: uri */
+                    mastodon?: string | null;
                     organisation?: string | null;
                     /** @description default false */
                     "is-featured"?: boolean;
@@ -4461,6 +4471,8 @@ export interface components {
             linkedin?: string | null;
             /** Format: uri */
             instagram?: string | null;
+            /** Format: uri */
+            mastodon?: string | null;
             organisation?: string | null;
             /** @description default false */
             "is-featured"?: boolean;
@@ -4559,6 +4571,8 @@ export interface components {
                     linkedin?: string | null;
                     /** Format: uri */
                     instagram?: string | null;
+                    /** Format: uri */
+                    mastodon?: string | null;
                     organisation?: string | null;
                     /** @description default false */
                     "is-featured"?: boolean;
@@ -4624,6 +4638,8 @@ export interface components {
                     linkedin?: string | null;
                     /** Format: uri */
                     instagram?: string | null;
+                    /** Format: uri */
+                    mastodon?: string | null;
                     organisation?: string | null;
                     /** @description default false */
                     "is-featured"?: boolean;

@@ -59,7 +59,7 @@ export function registerDetailRoutes(kit: RouteKit, segment: string, suffix: str
       const row = await app.db
         .transaction(async (tx) => {
           const ctx = kit.ctx(request, tx);
-          const current = await findRow(ctx, model, idOf(request));
+          const current = await findRow(ctx, model, idOf(request), true);
           if (data.id !== String(current.id) && data.id !== idOf(request))
             throw conflict('The id in the document does not match the URL', '/data/id');
           await spec.policy.update(ctx, current, input);
@@ -101,7 +101,7 @@ export function registerDetailRoutes(kit: RouteKit, segment: string, suffix: str
       await app.db
         .transaction(async (tx) => {
           const ctx = kit.ctx(request, tx);
-          const row = await findRow(ctx, model, idOf(request));
+          const row = await findRow(ctx, model, idOf(request), true);
           await spec.policy.delete(ctx, row);
           await spec.hooks?.beforeDelete?.(ctx, row);
           if (spec.softDelete) await tx.update(model.table).set({ [spec.softDelete]: new Date() }).where(eq(model.id, row.id));

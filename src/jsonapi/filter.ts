@@ -103,6 +103,9 @@ class FilterCompiler {
       case 'like':
       case 'ilike':
         if (field.kind !== 'string' || typeof val !== 'string') throw fail(`"${op}" needs a string attribute and value`);
+        // PostgreSQL fails on a pattern ending in a lone escape character, but only once a row's scan
+        // reaches it: refused up front, it can neither fail the request nor tell rows apart.
+        if (/(^|[^\\])(\\\\)*\\$/.test(val)) throw fail(`the "${op}" pattern of "${name}" ends with an escape character`);
         return (op === 'like' ? like : ilike)(col, coerce(name, field, val) as string);
       case 'in':
       case 'in_':

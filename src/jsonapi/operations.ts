@@ -30,15 +30,17 @@ function keyCondition(model: Model, raw: string): SQL {
 
 /**
  * The live row a path names, or 404; also 404 for rows that do not exist for the caller (the policy's
- * `existsFor`). Other visibility rules are the policy's `read`.
+ * `existsFor`). Other visibility rules are the policy's `read`. A write `lock`s the row until its
+ * transaction ends, so checks made on it (a session's state move) still hold when it is written.
  */
-export async function findRow(ctx: Ctx, model: Model, rawId: string): Promise<Row> {
+export async function findRow(ctx: Ctx, model: Model, rawId: string, lock = false): Promise<Row> {
   const { policy } = model.spec;
-  const [row] = await ctx.db
+  const query = ctx.db
     .select(selectionFor(ctx, model))
     .from(model.table)
     .where(and(keyCondition(model, rawId), model.live, policy.existsFor?.(ctx, model.columns)))
     .limit(1);
+  const [row] = await (lock ? query.for('update', { of: model.table }) : query);
   if (!row) throw notFound();
   return row as Row;
 }
@@ -160,15 +162,20 @@ export async function checkRelated(
     if (ids === null) continue;
     const rel = model.relationships.get(name)!;
     const target = registry.get(rel.type);
-    const wanted = [...new Set(Array.isArray(ids) ? ids : [ids])];
+    const wanted = Array.isArray(ids) ? ids : [ids];
     if (wanted.length === 0) continue;
-    const parsed = wanted.map((id) => {
-      try {
-        return parseId(target, id);
-      } catch {
-        throw notFound(`Related ${target.type} "${id}" not found`);
-      }
-    });
+    // "1" and "01" name the same record: compare parsed ids.
+    const parsed = [
+      ...new Set(
+        wanted.map((id) => {
+          try {
+            return parseId(target, id);
+          } catch {
+            throw notFound(`Related ${target.type} "${id}" not found`);
+          }
+        }),
+      ),
+    ];
     const ownerColumn = rel.within ? (target.relationships.get(rel.within) as ToOneSpec).column! : undefined;
     const found = (await ctx.db
       .select({ id: target.id, ...(ownerColumn ? { owner: target.columns[ownerColumn]! } : {}) })

@@ -67,7 +67,7 @@ function linkageRoutes(kit: RouteKit, name: string, rel: RelationshipSpec) {
     const { data } = request.body as { data: Linkage };
     return app.db.transaction(async (tx) => {
       const ctx = kit.ctx(request, tx);
-      const row = await findRow(ctx, model, idOf(request));
+      const row = await findRow(ctx, model, idOf(request), true);
       const relationships = { [name]: linkageIds(data) };
       await spec.policy.update(ctx, row, { attributes: {}, relationships });
       guardImmutable(registry, model, row, relationships);

@@ -16,8 +16,13 @@ const speaker = await create(app, cast.owner.token, 'speakers', 'speaker', { nam
 /** Created sessions while a coorganizer, then lost the role: a creator with no rights in the event. */
 const author = await seedUser(app);
 
-const sessionIn = (token: string, state: string, more: Record<string, unknown> = {}) =>
-  create(app, token, 'sessions', 'session', { title: `In ${state}`, state }, { ...of, ...more });
+/** A new session in `state`; withdrawn, which no session starts in, is set in the table (a fixture, not a move). */
+async function sessionIn(token: string, state: string, more: Record<string, unknown> = {}) {
+  const initial = state === 'withdrawn' ? 'submitted' : state;
+  const id = await create(app, token, 'sessions', 'session', { title: `In ${state}`, state: initial }, { ...of, ...more });
+  if (initial !== state) await app.sql`update sessions set state = ${state} where id = ${Number(id)}`;
+  return id;
+}
 /** A fresh session in `state` whose speaker is cast.speaker's speaker. */
 const spoken = (state: string) => sessionIn(cast.owner.token, state, { speakers: { data: [{ type: 'speaker', id: speaker }] } });
 const move = (user: TestUser | undefined, id: string, attributes: Record<string, unknown>, relationships?: unknown) =>
@@ -154,4 +159,39 @@ t.test('moving into submitted stamps submitted-at', async (t) => {
   t.equal(stays.body.data.attributes['submitted-at'], null, 'other moves do not stamp');
   const created = await call(app, { url: `/v1/sessions/${await sessionIn(cast.owner.token, 'submitted')}` });
   t.type(created.body.data.attributes['submitted-at'], 'string', 'created as submitted: stamped');
+});
+
+t.test('a new session starts in draft or where organizers may move a draft; withdrawn is only reached', async (t) => {
+  for (const state of ['draft', 'pending', 'submitted', 'accepted', 'confirmed', 'rejected', 'canceled']) {
+    t.ok(await sessionIn(cast.coorganizer.token, state), `created in ${state}`);
+  }
+  const res = await call(app, {
+    method: 'POST',
+    url: '/v1/sessions',
+    token: cast.owner.token,
+    body: { data: { type: 'session', attributes: { title: 'Born withdrawn', state: 'withdrawn' }, relationships: of } },
+  });
+  expectError(t, res, 422, { pointer: '/data/attributes/state', detail: /cannot start in withdrawn/ });
+});
+
+t.test('an organizer who also speaks at the session may withdraw it', async (t) => {
+  const own = await create(app, cast.owner.token, 'speakers', 'speaker', { name: 'Owner speaks' }, { ...of, user: rel('user', cast.owner.id) });
+  const id = await sessionIn(cast.owner.token, 'submitted', { speakers: { data: [{ type: 'speaker', id: own }] } });
+  expectError(t, await move(cast.organizer, id, { state: 'withdrawn' }), 403, { detail: /Only the session's speakers/ });
+  const res = await move(cast.owner, id, { state: 'withdrawn' });
+  assertDocument(t, res, 200);
+  t.equal(res.body.data.attributes.state, 'withdrawn');
+  expectError(t, await move(cast.owner, id, { state: 'accepted' }), 422, { pointer: '/data/attributes/state' });
+});
+
+t.test('one session named twice ("1" and "01") is linked once', async (t) => {
+  const id = await sessionIn(cast.owner.token, 'draft');
+  const res = await call(app, {
+    method: 'POST',
+    url: `/v1/speakers/${speaker}/relationships/sessions`,
+    token: cast.owner.token,
+    body: { data: [{ type: 'session', id }, { type: 'session', id: `0${id}` }] },
+  });
+  assertDocument(t, res, 200);
+  t.equal(res.body.data.filter((d: { id: string }) => d.id === id).length, 1);
 });

@@ -7,10 +7,10 @@ import { loggedIn, roleIn } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 import { ORGANIZER_MOVES, SPEAKER_MOVES, type SessionState } from './states.js';
 
-/** The caller is the user of one of the session's speakers, or created the session. */
-async function speaksAt(ctx: Ctx, row: Row): Promise<boolean> {
+/** The caller is the user of one of the session's speakers (or, with `creator`, created the session). */
+async function speaksAt(ctx: Ctx, row: Row, creator: boolean): Promise<boolean> {
   const caller = loggedIn(ctx);
-  if (row.creatorId === caller.id) return true;
+  if (creator && row.creatorId === caller.id) return true;
   const [found] = await ctx.db
     .select({ one: sql`1` })
     .from(speakersSessions)
@@ -20,13 +20,17 @@ async function speaksAt(ctx: Ctx, row: Row): Promise<boolean> {
   return !!found;
 }
 
-function checkMove(from: SessionState, to: SessionState | undefined, organizer: boolean) {
+/**
+ * Refuses a move the caller may not make: `organizer` and `speaker` say which tables apply (an
+ * organizer may also speak at the session, and then withdraw it).
+ */
+function checkMove(from: SessionState, to: SessionState | undefined, organizer: boolean, speaker: boolean) {
   if (to === undefined || to === from) return;
-  const mine = organizer ? ORGANIZER_MOVES : SPEAKER_MOVES;
-  const theirs = organizer ? SPEAKER_MOVES : ORGANIZER_MOVES;
-  if (mine[from].includes(to)) return;
-  if (theirs[from].includes(to))
-    throw forbidden(`Only ${organizer ? "the session's speakers" : 'organizers'} may move a session from ${from} to ${to}`);
+  const byOrganizers = ORGANIZER_MOVES[from].includes(to);
+  const bySpeakers = SPEAKER_MOVES[from].includes(to);
+  if ((organizer && byOrganizers) || (speaker && bySpeakers)) return;
+  if (byOrganizers || bySpeakers)
+    throw forbidden(`Only ${byOrganizers ? 'organizers' : "the session's speakers"} may move a session from ${from} to ${to}`);
   throw unprocessable(`A session cannot move from ${from} to ${to}`, '/data/attributes/state');
 }
 
@@ -42,14 +46,24 @@ export const sessionPolicy: Policy = {
     loggedIn(ctx);
     const to = input.attributes.state as SessionState | undefined;
     const from = row.state as SessionState;
-    if (isStaff(ctx.caller) || (await roleIn(ctx, row.eventId as number))) return checkMove(from, to, true);
-    if (!(await speaksAt(ctx, row))) return records.update(ctx, row, input);
+    if (isStaff(ctx.caller) || (await roleIn(ctx, row.eventId as number))) {
+      // Organizers create every session, so being its creator makes no organizer a speaker of it.
+      const organizerMove = to === undefined || to === from || ORGANIZER_MOVES[from].includes(to);
+      return checkMove(from, to, true, !organizerMove && (await speaksAt(ctx, row, false)));
+    }
+    if (!(await speaksAt(ctx, row, true))) return records.update(ctx, row, input);
     const others = Object.keys(input.attributes).filter((k) => k !== 'state');
     if (others.length > 0 || Object.keys(input.relationships).length > 0)
       throw forbidden(
         "A session's speakers may change only its state",
         others.length ? `/data/attributes/${others[0]}` : '/data/relationships',
       );
-    checkMove(from, to, false);
+    checkMove(from, to, false, true);
+  },
+  async create(ctx, input) {
+    await records.create(ctx, input);
+    const state = input.attributes.state as SessionState | undefined;
+    if (state !== undefined && state !== 'draft' && !ORGANIZER_MOVES.draft.includes(state))
+      throw unprocessable(`A session cannot start in ${state}`, '/data/attributes/state');
   },
 };

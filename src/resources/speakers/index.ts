@@ -41,6 +41,7 @@ export const speakerResource = defineResource({
     github: optionalUrl('github'),
     linkedin: optionalUrl('linkedin'),
     instagram: optionalUrl('instagram'),
+    mastodon: optionalUrl('mastodon'),
     organisation: optionalText('organisation', 255),
     'is-featured': { column: 'isFeatured', schema: Type.Boolean({ description: 'default false' }) },
     position: optionalText('position', 255, 'job title'),
