@@ -1,8 +1,7 @@
 import { desc, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../db/schema/index.js';
-import { isStaff } from './auth/caller.js';
-import { forbidden } from './jsonapi/errors.js';
+import { requireStaff } from './auth/caller.js';
 import { fetchRelated, relatedCondition } from './jsonapi/loader.js';
 import { Registry } from './jsonapi/model.js';
 import { findRow, pageRows } from './jsonapi/operations.js';
@@ -20,7 +19,7 @@ export default async function benchRoutes(app: FastifyInstance) {
   const userModel = registry.get('user');
   app.get('/bench/baseline/users', { schema: { hide: true } }, async (request) => {
     await app.authenticate(request);
-    if (!isStaff(request.caller)) throw forbidden('Admin access is required');
+    requireStaff(request);
     const where = userModel.live!;
     return app.db
       .select({ ...userModel.selection, __count: sql<number>`(select count(*) from ${users} where ${where})`.mapWith(Number) })

@@ -1,3 +1,5 @@
+import { forbidden, unauthorized } from '../jsonapi/errors.js';
+
 /** The authenticated user a request acts for; `null` when the request carries no token. */
 export interface Caller {
   id: number;
@@ -8,3 +10,14 @@ export interface Caller {
 
 /** Administrators and super administrators pass every administrator check. */
 export const isStaff = (caller: Caller | null): boolean => !!caller && (caller.isAdmin || caller.isSuperAdmin);
+
+/** The caller of a request that needs a login: 401 without one. */
+export function loggedIn({ caller }: { caller: Caller | null }): Caller {
+  if (!caller) throw unauthorized();
+  return caller;
+}
+
+/** The caller of an administrators-only request: 401 without a login, 403 for anyone else. */
+export function requireStaff(request: { caller: Caller | null }): void {
+  if (!isStaff(loggedIn(request))) throw forbidden('Admin access is required');
+}

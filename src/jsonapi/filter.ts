@@ -5,13 +5,12 @@ import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { badRequest } from './errors.js';
 import type { Field, Model, Registry } from './model.js';
 import type { Columns, Ctx, ToManySpec } from './resource.js';
-import { hasNul, storableDate } from './values.js';
+import { hasNul, INT4_MAX, storableDate } from './values.js';
 
 const MAX_NODES = 100;
 const MAX_DEPTH = 8;
 const MAX_LIST = 1000;
 const MAX_STRING = 1000;
-const INT32 = 2147483647;
 
 const fail = (detail: string) => badRequest(`Invalid filter: ${detail}`, 'filter');
 
@@ -27,7 +26,7 @@ function coerce(name: string, field: Field, val: unknown): unknown {
   switch (field.kind) {
     case 'integer': {
       const n = typeof val === 'string' && /^-?\d{1,10}$/.test(val) ? Number(val) : val;
-      if (typeof n !== 'number' || !Number.isInteger(n) || Math.abs(n) > INT32) throw fail(`"${name}" takes an integer`);
+      if (typeof n !== 'number' || !Number.isInteger(n) || Math.abs(n) > INT4_MAX) throw fail(`"${name}" takes an integer`);
       return n;
     }
     case 'number': {

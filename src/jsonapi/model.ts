@@ -121,12 +121,15 @@ export class Registry {
         const link = model.links.find((l) => l.name === name);
         if (link) link.target = target;
         if (rel.foreignKey) column(target.spec, target.columns, rel.foreignKey);
-        for (const other of [rel.within, rel.kind === 'toMany' ? rel.inverse : undefined]) {
-          if (other && !(other === rel.within ? model.relationships : target.relationships).has(other))
-            throw new Error(`resource ${model.type}: relationship ${name} names unknown relationship ${other}`);
+        // `within` names a relationship both ends have; `inverse` one of the target's.
+        const named = [
+          ...(rel.within ? [[model, rel.within], [target, rel.within]] : []),
+          ...(rel.kind === 'toMany' && rel.inverse ? [[target, rel.inverse]] : []),
+        ] as [Model, string][];
+        for (const [end, other] of named) {
+          if (!end.relationships.has(other))
+            throw new Error(`resource ${model.type}: relationship ${name} names ${other}, which ${end.type} does not have`);
         }
-        if (rel.within && !target.relationships.has(rel.within))
-          throw new Error(`resource ${model.type}: ${rel.type} has no relationship ${rel.within}`);
       }
     }
   }

@@ -6,19 +6,16 @@ import { selectionFor, valueKind, type Model, type Registry } from './model.js';
 import type { DocumentQuery, ListQuery } from './query.js';
 import type { Ctx, Row, ToManySpec, ToOneSpec, WriteInput } from './resource.js';
 import { toResource, type Linkage } from './serialize.js';
-import { hasNul, storableDate } from './values.js';
+import { hasNul, integerId, storableDate } from './values.js';
 
-const INT32 = 2147483647;
 const COUNT = '__count';
 
 /** A path id as the id column stores it, or a 404 for anything that cannot be an id. */
 export function parseId(model: Model, raw: string): number | string {
-  if (model.fields.get('id')!.kind === 'integer') {
-    const n = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
-    if (!(n >= 1 && n <= INT32)) throw notFound();
-    return n;
-  }
-  return raw;
+  if (model.fields.get('id')!.kind !== 'integer') return raw;
+  const id = integerId(raw);
+  if (id === undefined) throw notFound();
+  return id;
 }
 
 /** The condition naming one record by a path id: its numeric id, or its alternate key when it has one. */

@@ -1,5 +1,14 @@
 /** Checks for values JSON Schema lets through but PostgreSQL refuses, so they answer 4xx, not 500. */
 
+/** The largest value of PostgreSQL's `integer` (int4), the type of every id. */
+export const INT4_MAX = 2147483647;
+
+/** The positive int4 a string of digits names, or undefined for anything that cannot be an id. */
+export function integerId(raw: unknown): number | undefined {
+  const n = typeof raw === 'string' && /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+  return n >= 1 && n <= INT4_MAX ? n : undefined;
+}
+
 /** True when a string anywhere in the value holds a NUL character, which PostgreSQL text and jsonb refuse. */
 export const hasNul = (value: unknown): boolean =>
   typeof value === 'string'

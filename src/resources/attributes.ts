@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AttributeSpec, ToManySpec, ToOneSpec } from '../jsonapi/resource.js';
 import { DateTime, Nullable, Text, Url } from '../jsonapi/types.js';
+import { INT4_MAX } from '../jsonapi/values.js';
 
 /** A required, non-empty string. */
 export const requiredText = (column: string, maxLength: number, description?: string): AttributeSpec => ({
@@ -29,15 +30,15 @@ export const derivedUrl = (column: string, description: string): AttributeSpec =
   readOnly: true,
 });
 
-export const optionalInteger = (column: string, description: string, minimum = -2147483648): AttributeSpec => ({
+export const optionalInteger = (column: string, description: string, minimum = -INT4_MAX - 1): AttributeSpec => ({
   column,
-  schema: Nullable(Type.Integer({ minimum, maximum: 2147483647, description })),
+  schema: Nullable(Type.Integer({ minimum, maximum: INT4_MAX, description })),
 });
 
 /** Display order among the event's records of one kind. */
 export const position: AttributeSpec = {
   column: 'position',
-  schema: Type.Integer({ minimum: 0, maximum: 2147483647, description: 'display order' }),
+  schema: Type.Integer({ minimum: 0, maximum: INT4_MAX, description: 'display order' }),
 };
 
 /** A place: latitude (-90..90) and longitude (-180..180), each optional. */

@@ -1,22 +1,16 @@
 import { eventTopics } from '../../../db/schema/index.js';
-import { isStaff } from '../../auth/caller.js';
-import { forbidden, unauthorized } from '../../jsonapi/errors.js';
-import { defineResource, type Ctx, type Policy } from '../../jsonapi/resource.js';
+import { requireStaff } from '../../auth/caller.js';
+import { defineResource, type Policy } from '../../jsonapi/resource.js';
 import { Text } from '../../jsonapi/types.js';
 import { deletedAt, optionalUrl, requiredText } from '../attributes.js';
-
-const adminOnly = (ctx: Ctx) => {
-  if (!ctx.caller) throw unauthorized();
-  if (!isStaff(ctx.caller)) throw forbidden('Admin access is required');
-};
 
 const topicPolicy: Policy = {
   scope: () => undefined,
   list() {},
   read() {},
-  create: adminOnly,
-  update: adminOnly,
-  delete: adminOnly,
+  create: requireStaff,
+  update: requireStaff,
+  delete: requireStaff,
 };
 
 /** `Science & Technology` -> `science-technology`. */

@@ -10,8 +10,9 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { eventRoles, events } from '../../../db/schema/index.js';
-import { isStaff, type Caller } from '../../auth/caller.js';
-import { forbidden, notFound, unauthorized } from '../../jsonapi/errors.js';
+import { isStaff, loggedIn, type Caller } from '../../auth/caller.js';
+import { forbidden, notFound } from '../../jsonapi/errors.js';
+import { integerId } from '../../jsonapi/values.js';
 import type { Columns, Ctx } from '../../jsonapi/resource.js';
 
 export type EventRole = 'owner' | 'organizer' | 'coorganizer';
@@ -23,11 +24,6 @@ const NEEDS: Record<Level, string> = {
   coorganizer: 'Organizer or coorganizer rights on the event are required',
   organizer: 'Organizer rights on the event are required',
   owner: 'Only the owner of the event or an administrator may do this',
-};
-
-export const loggedIn = (ctx: Ctx): Caller => {
-  if (!ctx.caller) throw unauthorized();
-  return ctx.caller;
 };
 
 /** Ids of the events the user holds any role in. */
@@ -105,7 +101,7 @@ export async function requireRole(ctx: Ctx, eventId: number, level: Level, missi
 
 /** The event a write names (`relationships.event`), as a number; 404 for anything that is not an id. */
 export function namedEvent(id: unknown): number {
-  const n = typeof id === 'string' && /^\d{1,10}$/.test(id) ? Number(id) : NaN;
-  if (!(n >= 1 && n <= 2147483647)) throw notFound(`Related event "${String(id)}" not found`);
+  const n = integerId(id);
+  if (n === undefined) throw notFound(`Related event "${String(id)}" not found`);
   return n;
 }

@@ -1,13 +1,14 @@
 import { randomInt } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { eventRoles, events } from '../../../db/schema/index.js';
+import { loggedIn } from '../../auth/caller.js';
 import { defineResource } from '../../jsonapi/resource.js';
 import { canonicalTimeZone, DateTime, Text, TimeZone } from '../../jsonapi/types.js';
 import {
   coordinates, createdAt, deletedAt, derivedUrl, optionalText, optionalUrl, recordsOfEvent, requiredText,
 } from '../attributes.js';
 import { checkPeriod } from '../period.js';
-import { loggedIn } from './access.js';
+
 import { eventPolicy } from './policy.js';
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';

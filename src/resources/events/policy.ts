@@ -1,5 +1,6 @@
+import { loggedIn } from '../../auth/caller.js';
 import type { Policy } from '../../jsonapi/resource.js';
-import { eventVisible, loggedIn, requireRole } from './access.js';
+import { eventVisible, requireRole } from './access.js';
 
 /**
  * Any logged-in user may create an event and becomes its owner. Published events are public; drafts

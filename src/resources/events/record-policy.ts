@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
+import { loggedIn } from '../../auth/caller.js';
 import type { Ctx, Policy, Row } from '../../jsonapi/resource.js';
-import { inVisibleEvent, loggedIn, namedEvent, requireRole } from './access.js';
+import { inVisibleEvent, namedEvent, requireRole } from './access.js';
 
 /**
  * The policy of a record that belongs to an event (column `eventId`, relationship `event`): readable

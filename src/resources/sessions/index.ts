@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { sessions, speakersSessions } from '../../../db/schema/index.js';
+import { loggedIn } from '../../auth/caller.js';
 import { defineResource, type ToOneSpec } from '../../jsonapi/resource.js';
 import { DateTime, Nullable } from '../../jsonapi/types.js';
 import { createdAt, deletedAt, eventOf, optionalText, optionalUrl, requiredText } from '../attributes.js';
-import { loggedIn } from '../events/access.js';
+
 import { checkPeriod } from '../period.js';
 import { sessionPolicy } from './policy.js';
 import { SESSION_STATES, transitionTable } from './states.js';

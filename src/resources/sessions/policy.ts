@@ -1,9 +1,9 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { speakers, speakersSessions } from '../../../db/schema/index.js';
-import { isStaff } from '../../auth/caller.js';
+import { isStaff, loggedIn } from '../../auth/caller.js';
 import { forbidden, unprocessable } from '../../jsonapi/errors.js';
 import type { Ctx, Policy, Row, WriteInput } from '../../jsonapi/resource.js';
-import { loggedIn, roleIn } from '../events/access.js';
+import { roleIn } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 import { ORGANIZER_MOVES, SPEAKER_MOVES, type SessionState } from './states.js';
 

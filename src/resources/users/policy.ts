@@ -1,12 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
-import { isStaff, type Caller } from '../../auth/caller.js';
-import { forbidden, unauthorized } from '../../jsonapi/errors.js';
+import { isStaff, loggedIn, requireStaff, type Caller } from '../../auth/caller.js';
+import { forbidden } from '../../jsonapi/errors.js';
 import type { Ctx, Policy, Row, WriteInput } from '../../jsonapi/resource.js';
-
-const loggedIn = (ctx: Ctx): Caller => {
-  if (!ctx.caller) throw unauthorized();
-  return ctx.caller;
-};
 
 /** The user themself or an administrator. */
 function selfOrAdmin(ctx: Ctx, row: Row): Caller {
@@ -34,9 +29,7 @@ export const userPolicy: Policy = {
   scope: (ctx, t) => (isStaff(ctx.caller) ? undefined : ctx.caller ? eq(t.id!, ctx.caller.id) : sql`false`),
   // Organizers name other users (speakers, coorganizers) by id without reading their records.
   linkable: () => undefined,
-  list(ctx) {
-    if (!isStaff(loggedIn(ctx))) throw forbidden('Admin access is required');
-  },
+  list: requireStaff,
   read: selfOrAdmin,
   create(ctx, input) {
     guardRoleFlags(ctx.caller, input);
