@@ -2,3 +2,5 @@ export * from './users.js';
 export * from './events.js';
 export * from './event-records.js';
 export * from './sessions.js';
+export * from './site.js';
+export * from './orders.js';
