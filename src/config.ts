@@ -16,6 +16,15 @@ export const ConfigSchema = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
   ),
+  ROLE: Type.Union([Type.Literal('all'), Type.Literal('api'), Type.Literal('worker')], {
+    default: 'all',
+    description: 'api serves HTTP, worker runs the background jobs, all does both (also `npm start -- --role <role>`)',
+  }),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'SMTP server when the settings name none' })),
+  MAIL_FROM: Type.String({ default: 'Open Event <no-reply@localhost>', description: 'sender when the settings name none' }),
+  MAIL_OUTBOX_DIR: Type.String({ default: './data/outbox', description: 'where messages go as .eml files without SMTP' }),
+  MAIL_RETRY_SECONDS: Type.Integer({ minimum: 1, default: 60, description: 'first retry of a failed delivery; doubles each time' }),
+  MAIL_RETRY_LIMIT: Type.Integer({ minimum: 0, default: 10, description: 'retries before a mail is marked failed' }),
   BENCH_ROUTES: Type.Boolean({ default: false, description: 'mount the /bench baseline routes used by make bench' }),
 });
 export type Config = Static<typeof ConfigSchema> & { JWT_SECRET: string };

@@ -3,7 +3,7 @@ import { loadConfig } from './config.js';
 
 /**
  * The OpenAPI document exactly as the app serves it at /docs/json. No database is needed:
- * the pool connects lazily and building the document runs no query.
+ * the pool connects lazily, the job queue not at all, and building the document runs no query.
  */
 export async function openapiDocument(): Promise<string> {
   const config = loadConfig({ LOG_LEVEL: 'silent' });
@@ -11,7 +11,7 @@ export async function openapiDocument(): Promise<string> {
     ...config,
     DATABASE_URL: 'postgres://openapi@127.0.0.1:1/openapi',
     JWT_SECRET: 'openapi-document-generation-needs-no-secret',
-  });
+  }, { connect: false });
   try {
     await app.ready();
     return `${JSON.stringify(app.swagger(), null, 2)}\n`;

@@ -20,8 +20,14 @@ async function persistedSecret(dataDir: string): Promise<string> {
   }
 }
 
+/** `npm start -- --role worker` overrides ROLE. */
+function roleArgument(argv: string[]): { ROLE?: string } {
+  const at = argv.indexOf('--role');
+  return at >= 0 && argv[at + 1] ? { ROLE: argv[at + 1] } : {};
+}
+
 async function main() {
-  const config = loadConfig();
+  const config = loadConfig({ ...process.env, ...roleArgument(process.argv) });
   let embedded: EmbeddedDatabase | undefined;
   let url = config.DATABASE_URL;
   if (!url) {
@@ -50,6 +56,11 @@ async function main() {
     process.on(signal, () => void shutdown(signal));
   }
 
+  if (config.ROLE === 'worker') {
+    await app.ready();
+    console.log('Worker:           running background jobs (no HTTP)');
+    return;
+  }
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -57,6 +68,7 @@ async function main() {
   console.log(`API:              ${base}/v1`);
   console.log(`Swagger UI:       ${base}/docs`);
   console.log(`OpenAPI document: ${base}/docs/json`);
+  console.log(`Role:             ${config.ROLE === 'all' ? 'API and background jobs' : 'API only'}`);
   console.log(`Database:         ${embedded ? `embedded PostgreSQL under ${join(config.DATA_DIR, 'postgres')}` : 'DATABASE_URL'}`);
 }
 

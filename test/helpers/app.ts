@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import postgres from 'postgres';
 import type { Test } from 'tap';
@@ -30,7 +33,9 @@ export async function buildTestApp(
     await sql.end();
   }
   const queries: string[] = [];
-  const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
+  const outbox = await mkdtemp(join(tmpdir(), 'oe-outbox-'));
+  // Workers only where a test asks for them (ROLE=all): the others need not poll the job queues.
+  const config = loadConfig({ LOG_LEVEL: 'silent', ROLE: 'api', MAIL_OUTBOX_DIR: outbox, ...env });
   const app = await buildApp(
     { ...config, DATABASE_URL: db.url, JWT_SECRET: env.JWT_SECRET ?? TEST_SECRET },
     { onQuery: (q) => queries.push(q), resources: options.resources },
@@ -38,6 +43,7 @@ export async function buildTestApp(
   t.teardown(async () => {
     await app.close();
     await db.drop();
+    await rm(outbox, { recursive: true, force: true });
   });
   await app.ready();
   return { app, url: db.url, queries, resetQueries: () => void queries.splice(0) };

@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import nodemailer, { type Transporter } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { mails, settings } from '../db/schema/index.js';
+
+export const MAIL_QUEUE = 'mail-delivery';
+
+export interface MailAddress {
+  name?: string;
+  address: string;
+}
+
+export interface OutgoingMail {
+  to: MailAddress;
+  subject: string;
+  /** What the mail is for (`receipt`, `export-done`, ...); recorded with it. */
+  action: string;
+  text: string;
+  html?: string;
+  attachments?: { filename: string; content: Buffer | string; contentType: string }[];
+}
+
+export type DeliveryStatus = 'sent' | 'pending';
+
+export interface Mailer {
+  /** Records the mail and delivers it; a failed delivery stays pending and the retry job takes it. */
+  send(mail: OutgoingMail): Promise<{ id: number; status: DeliveryStatus }>;
+  /** Delivers a recorded mail that is still pending (the retry job); `sent` if it already was. */
+  deliver(id: number): Promise<DeliveryStatus>;
+  /** Gives up on a mail after its last retry; it stays recorded with the last error. */
+  giveUp(id: number): Promise<void>;
+}
+
+export interface MailerOptions {
+  smtpUrl?: string;
+  from: string;
+  outboxDir: string;
+  retrySeconds: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    mailer: Mailer;
+  }
+}
+
+/** Header values come from user input (names, event names): a line break must never start a new header. */
+export const oneLine = (value: string) => value.replace(/[\r\n\u0085\u2028\u2029\0]+/g, ' ').trim();
+
+const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+type Route = { from: string | MailAddress; transport: Transporter | null };
+
+/**
+ * The mailer: every message is composed once, recorded in `mails` with a retry job in the same
+ * transaction, then delivered through SMTP (the settings' server, else SMTP_URL) or, with neither,
+ * written to the outbox folder as an `.eml` file.
+ */
+export default fp(
+  async (app: FastifyInstance, options: MailerOptions) => {
+    async function route(): Promise<Route> {
+      const [s] = await app.db.select().from(settings).where(eq(settings.id, 1));
+      const from = s?.emailFrom ? { name: oneLine(s.emailFromName ?? ''), address: s.emailFrom } : options.from;
+      if (s?.emailService === 'smtp' && s.smtpHost) {
+        const transport = nodemailer.createTransport({
+          host: s.smtpHost,
+          port: s.smtpPort ?? (s.smtpEncryption === 'ssl' ? 465 : 587),
+          secure: s.smtpEncryption === 'ssl',
+          requireTLS: s.smtpEncryption === 'tls',
+          ignoreTLS: s.smtpEncryption === 'none',
+          ...(s.smtpUsername ? { auth: { user: s.smtpUsername, pass: s.smtpPassword ?? '' } } : {}),
+          ...TIMEOUTS,
+        });
+        return { from, transport };
+      }
+      if (options.smtpUrl) return { from, transport: nodemailer.createTransport({ url: options.smtpUrl, ...TIMEOUTS }) };
+      return { from, transport: null };
+    }
+
+    async function toOutbox(id: number, raw: Buffer) {
+      await mkdir(options.outboxDir, { recursive: true });
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}.eml`;
+      const partial = join(options.outboxDir, `.${name}.${randomBytes(4).toString('hex')}`);
+      await writeFile(partial, raw);
+      await rename(partial, join(options.outboxDir, name));
+    }
+
+    async function deliver(id: number): Promise<DeliveryStatus> {
+      const [mail] = await app.db.select().from(mails).where(eq(mails.id, id));
+      if (!mail || mail.status !== 'pending' || !mail.raw) return 'sent';
+      try {
+        const { from, transport } = await route();
+        if (transport) {
+          const sender = typeof from === 'string' ? from : from.address;
+          await transport.sendMail({ envelope: { from: sender, to: [mail.recipient] }, raw: mail.raw });
+          transport.close();
+        } else {
+          await toOutbox(id, mail.raw);
+        }
+      } catch (err) {
+        app.log.warn({ err, mail: id }, 'mail delivery failed; it will be retried');
+        await app.db
+          .update(mails)
+          .set({ attempts: sql`${mails.attempts} + 1`, lastError: String((err as Error).message ?? err).slice(0, 2000) })
+          .where(eq(mails.id, id));
+        return 'pending';
+      }
+      await app.db
+        .update(mails)
+        .set({ status: 'sent', sentAt: new Date(), raw: null, lastError: null, attempts: sql`${mails.attempts} + 1` })
+        .where(eq(mails.id, id));
+      return 'sent';
+    }
+
+    async function send(mail: OutgoingMail) {
+      const { from } = await route();
+      const to = { name: oneLine(mail.to.name ?? ''), address: oneLine(mail.to.address) };
+      const subject = oneLine(mail.subject);
+      const raw = await new MailComposer({
+        from,
+        to,
+        subject,
+        text: mail.text,
+        html: mail.html,
+        attachments: mail.attachments,
+        // Content is always given inline; nothing a message carries may make the composer read files or URLs.
+        disableFileAccess: true,
+        disableUrlAccess: true,
+      })
+        .compile()
+        .build();
+      const id = await app.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(mails)
+          .values({ recipient: to.address, subject, action: mail.action, raw })
+          .returning({ id: mails.id });
+        await app.sendJob(tx, MAIL_QUEUE, { mailId: row!.id }, { startAfter: options.retrySeconds });
+        return row!.id;
+      });
+      return { id, status: await deliver(id) };
+    }
+
+    async function giveUp(id: number) {
+      await app.db.update(mails).set({ status: 'failed' }).where(eq(mails.id, id));
+    }
+
+    app.decorate('mailer', { send, deliver, giveUp });
+  },
+  { name: 'mailer', dependencies: ['db', 'boss'] },
+);
