@@ -1,14 +1,17 @@
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import authPlugin from '../plugins/auth.js';
+import bossPlugin from '../plugins/boss.js';
 import dbPlugin from '../plugins/db.js';
 import errorHandler from '../plugins/error-handler.js';
+import mailerPlugin from '../plugins/mailer.js';
 import openapi from '../plugins/openapi.js';
 import authRoutes from './auth/routes.js';
 import benchRoutes from './bench-routes.js';
 import jsonapi from './jsonapi/plugin.js';
 import type { ResourceSpec } from './jsonapi/resource.js';
-import { resources } from './resources/index.js';
+import { jobs } from './jobs/index.js';
+import { resources, siteRoutes, siteTags } from './resources/index.js';
 import { buildValidator } from './validation.js';
 
 export interface AppOptions {
@@ -17,6 +20,8 @@ export interface AppOptions {
   onQuery?: (query: string) => void;
   /** The JSON:API resources to serve (the engine's own tests pass fixtures). */
   resources?: ResourceSpec[];
+  /** False: build the routes without connecting the job queue (the OpenAPI document needs no database). */
+  connect?: boolean;
 }
 
 /** The whole service as a Fastify instance: infrastructure plugins first, then the faces. */
@@ -42,12 +47,21 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
     tags: [
       { name: 'Authentication', description: 'Tokens for the `Authorization: JWT <token>` header' },
       ...served.map((r) => ({ name: r.tag, description: r.description })),
+      ...siteTags,
     ],
   });
   await app.register(dbPlugin, { url: config.DATABASE_URL, poolMax: config.DB_POOL_MAX, onQuery: options.onQuery });
+  await app.register(bossPlugin, { url: config.DATABASE_URL, jobs: jobs(config), work: config.ROLE !== 'api', connect: options.connect });
+  await app.register(mailerPlugin, {
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    outboxDir: config.MAIL_OUTBOX_DIR,
+    retrySeconds: config.MAIL_RETRY_SECONDS,
+  });
   await app.register(authPlugin, { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN });
   await app.register(jsonapi, { resources: served });
   await app.register(authRoutes, { expiresIn: config.JWT_EXPIRES_IN });
+  for (const routes of siteRoutes) await app.register(routes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
   return app;
 }

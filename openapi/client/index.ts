@@ -15,13 +15,14 @@ type PlainJsonOperations = {
 };
 
 /**
- * The operations whose body is plain JSON (the logins); every other body is a JSON:API document.
+ * The operations whose body is plain JSON (the logins, send-receipt); every other body is a JSON:API document.
  * Its type is derived from the generated `paths`, so the compiler fails when an operation is
  * missing here or listed wrongly.
  */
 const plainJsonOperations: PlainJsonOperations = {
   '/v1/auth/login': { post: true },
   '/auth/session': { post: true },
+  '/v1/attendees/send-receipt': { post: true },
 };
 const plainJson: Readonly<Record<string, Partial<Record<string, true>>>> = plainJsonOperations;
 

@@ -140,6 +140,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/{id}/relationships/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user orders
+         * @description The resource identifiers of the user's orders.
+         */
+        get: operations["getUserOrdersRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the orders of a user
+         * @description Only the orders related to this user, with every list feature.
+         */
+        get: operations["getUserOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -598,6 +638,46 @@ export interface paths {
          * @description Creates a custom_form whose event is this event; the document may leave out event, taken from the path. Otherwise as POST /v1/custom-forms.
          */
         post: operations["createEventCustomForms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event orders
+         * @description The resource identifiers of the event's orders.
+         */
+        get: operations["getEventOrdersRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the orders of a event
+         * @description Only the orders related to this event, with every list feature.
+         */
+        get: operations["getEventOrders"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2189,6 +2269,194 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List orders
+         * @description Pages of orders with sort, filter, include and sparse fieldsets. A ticket order for an event and its attendees. The buyer (the caller who creates it) sees their own orders, the organizers and coorganizers of the event see its orders, administrators see all. Every /v1/orders/{id} path also takes the order identifier.
+         */
+        get: operations["listOrders"];
+        put?: never;
+        /**
+         * Create a order
+         * @description Creates a order; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a order
+         * @description One order, with include and sparse fieldsets. The path may name it by id or by identifier.
+         */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a order
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteOrder"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a order
+         * @description Changes the attributes and relationships the document names; others keep their values. The path may name it by id or by identifier.
+         */
+        patch: operations["updateOrder"];
+        trace?: never;
+    };
+    "/v1/orders/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of order event
+         * @description The resource identifiers of the order's event.
+         */
+        get: operations["getOrderEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace order event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateOrderEventRelationship"];
+        trace?: never;
+    };
+    "/v1/orders/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a order
+         * @description The related event, or null.
+         */
+        get: operations["getOrderEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/relationships/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of order user
+         * @description The resource identifiers of the order's user.
+         */
+        get: operations["getOrderUserRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user of a order
+         * @description The related user, or null.
+         */
+        get: operations["getOrderUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pages
+         * @description Pages of pages with sort, filter, include and sparse fieldsets. A static page of the site (terms, privacy, about) linked from the footer or an event page. Everyone reads pages; administrators write them.
+         */
+        get: operations["listPages"];
+        put?: never;
+        /**
+         * Create a page
+         * @description Creates a page; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a page
+         * @description One page, with include and sparse fieldsets.
+         */
+        get: operations["getPage"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a page
+         * @description Deletes the page.
+         */
+        delete: operations["deletePage"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a page
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updatePage"];
+        trace?: never;
+    };
     "/v1/auth/login": {
         parameters: {
             query?: never;
@@ -2224,6 +2492,110 @@ export interface paths {
          * @description Exchanges an email and password for an HS256 JWT valid for 86400 seconds.
          */
         post: operations["loginLegacy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The settings
+         * @description Administrators and super administrators get the full variant (SettingFull, secrets included); everyone else the limited one (SettingLimited).
+         */
+        get: operations["getSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/settings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The settings (any id names record 1)
+         * @description Administrators and super administrators get the full variant (SettingFull, secrets included); everyone else the limited one (SettingLimited).
+         */
+        get: operations["getSettingsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the settings
+         * @description Administrators only. Changes the given attributes of record 1 and answers the full variant. S3 storage needs a bucket and keys, SMTP mail a host (422 otherwise).
+         */
+        patch: operations["updateSettings"];
+        trace?: never;
+    };
+    "/v1/admin/statistics/mails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Mails sent in the last 1, 3, 7 and 30 days
+         * @description Administrators only. Counted when asked; `filter` may name the one record (id 1).
+         */
+        get: operations["getAdminStatisticsMail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/statistics/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sessions by state
+         * @description Administrators only. Counted when asked; `filter` may name the one record (id 1).
+         */
+        get: operations["getAdminStatisticsSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/attendees/send-receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail the receipt of an order
+         * @description Sends the receipt (with an HTML receipt attached) to the buyer and to every attendee address. The caller must be the buyer, an organizer or coorganizer of the event, or an administrator; the order must be completed (409 otherwise). A delivery that fails is kept and retried; the answer does not wait for it.
+         */
+        post: operations["sendReceipt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2365,6 +2737,15 @@ export interface components {
                     id: string;
                 }[];
             };
+            /** @description orders the user bought */
+            orders?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "order";
+                    id: string;
+                }[];
+            };
         };
         /** @description An account. Registration is open; a user reads and changes only their own record unless an administrator. Deleting keeps the record with deleted-at set and ends its tokens. */
         UserResource: {
@@ -2377,13 +2758,13 @@ export interface components {
         };
         UserDocument: {
             data: components["schemas"]["UserResource"];
-            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         UserListDocument: {
             data: components["schemas"]["UserResource"][];
-            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -2575,6 +2956,15 @@ export interface components {
             }[];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
+        UserOrdersRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "order";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
         /** @description Attributes of a event */
         EventAttributes: {
             /** @description short unique name of the event, usable instead of the id in paths */
@@ -2729,6 +3119,15 @@ export interface components {
                     id: string;
                 }[];
             };
+            /** @description ticket orders of the event; its organizers and coorganizers only */
+            orders?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "order";
+                    id: string;
+                }[];
+            };
             /** @description the creator of the event */
             owner?: {
                 links: components["schemas"]["RelationshipLinks"];
@@ -2768,13 +3167,13 @@ export interface components {
         };
         EventDocument: {
             data: components["schemas"]["EventResource"];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventListDocument: {
             data: components["schemas"]["EventResource"][];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -3109,6 +3508,15 @@ export interface components {
             }[];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
+        EventOrdersRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "order";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
         EventOwnerRelationship: {
             links: components["schemas"]["RelationshipLinks"];
             data: {
@@ -3185,13 +3593,13 @@ export interface components {
         };
         EventTopicDocument: {
             data: components["schemas"]["EventTopicResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventTopicListDocument: {
             data: components["schemas"]["EventTopicResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -3271,13 +3679,13 @@ export interface components {
         };
         EventCopyrightDocument: {
             data: components["schemas"]["EventCopyrightResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventCopyrightListDocument: {
             data: components["schemas"]["EventCopyrightResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -3390,13 +3798,13 @@ export interface components {
         };
         SocialLinkDocument: {
             data: components["schemas"]["SocialLinkResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SocialLinkListDocument: {
             data: components["schemas"]["SocialLinkResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -3511,13 +3919,13 @@ export interface components {
         };
         MicrolocationDocument: {
             data: components["schemas"]["MicrolocationResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         MicrolocationListDocument: {
             data: components["schemas"]["MicrolocationResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -3642,13 +4050,13 @@ export interface components {
         };
         SponsorDocument: {
             data: components["schemas"]["SponsorResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SponsorListDocument: {
             data: components["schemas"]["SponsorResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -3772,13 +4180,13 @@ export interface components {
         };
         TrackDocument: {
             data: components["schemas"]["TrackResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         TrackListDocument: {
             data: components["schemas"]["TrackResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -3902,13 +4310,13 @@ export interface components {
         };
         SessionTypeDocument: {
             data: components["schemas"]["SessionTypeResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SessionTypeListDocument: {
             data: components["schemas"]["SessionTypeResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -4111,13 +4519,13 @@ export interface components {
         };
         SessionDocument: {
             data: components["schemas"]["SessionResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SessionListDocument: {
             data: components["schemas"]["SessionResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -4531,13 +4939,13 @@ export interface components {
         };
         SpeakerDocument: {
             data: components["schemas"]["SpeakerResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SpeakerListDocument: {
             data: components["schemas"]["SpeakerResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -4767,13 +5175,13 @@ export interface components {
         };
         CustomFormDocument: {
             data: components["schemas"]["CustomFormResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         CustomFormListDocument: {
             data: components["schemas"]["CustomFormResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -4866,6 +5274,247 @@ export interface components {
                 id: string;
             };
         };
+        /** @description Attributes of a order */
+        OrderAttributes: {
+            /** @description unique, generated; names the order in paths and receipts */
+            readonly identifier?: string;
+            /** @description total, rounded to cents */
+            amount?: number;
+            /** @description initializing (default), pending, placed, completed, cancelled or expired; set by organizers only */
+            status?: "initializing" | "pending" | "placed" | "completed" | "cancelled" | "expired";
+            /** @description how the order is paid (default free) */
+            "payment-mode"?: "free" | "stripe" | "paypal" | "bank" | "cheque" | "onsite" | "omise" | "alipay" | "paytm" | "invoice";
+            /** @description the ticket holders; each receives the receipt */
+            attendees?: {
+                /** @description name on the ticket */
+                name: string;
+                /** @description where the attendee receives the receipt */
+                email: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description when the order became completed
+             */
+            readonly "completed-at"?: string | null;
+            /** Format: date-time */
+            readonly "created-at"?: string;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        OrderRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+            /** @description the buyer; the caller who created the order */
+            user?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description A ticket order for an event and its attendees. The buyer (the caller who creates it) sees their own orders, the organizers and coorganizers of the event see its orders, administrators see all. Every /v1/orders/{id} path also takes the order identifier. */
+        OrderResource: {
+            /** @enum {string} */
+            type: "order";
+            id: string;
+            attributes: components["schemas"]["OrderAttributes"];
+            relationships?: components["schemas"]["OrderRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        OrderDocument: {
+            data: components["schemas"]["OrderResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        OrderListDocument: {
+            data: components["schemas"]["OrderResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        OrderCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "order";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes?: {
+                    /** @description total, rounded to cents */
+                    amount?: number;
+                    /** @description initializing (default), pending, placed, completed, cancelled or expired; set by organizers only */
+                    status?: "initializing" | "pending" | "placed" | "completed" | "cancelled" | "expired";
+                    /** @description how the order is paid (default free) */
+                    "payment-mode"?: "free" | "stripe" | "paypal" | "bank" | "cheque" | "onsite" | "omise" | "alipay" | "paytm" | "invoice";
+                    /** @description the ticket holders; each receives the receipt */
+                    attendees?: {
+                        /** @description name on the ticket */
+                        name: string;
+                        /** @description where the attendee receives the receipt */
+                        email: string;
+                    }[];
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        OrderUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "order";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    /** @description total, rounded to cents */
+                    amount?: number;
+                    /** @description initializing (default), pending, placed, completed, cancelled or expired; set by organizers only */
+                    status?: "initializing" | "pending" | "placed" | "completed" | "cancelled" | "expired";
+                    /** @description how the order is paid (default free) */
+                    "payment-mode"?: "free" | "stripe" | "paypal" | "bank" | "cheque" | "onsite" | "omise" | "alipay" | "paytm" | "invoice";
+                    /** @description the ticket holders; each receives the receipt */
+                    attendees?: {
+                        /** @description name on the ticket */
+                        name: string;
+                        /** @description where the attendee receives the receipt */
+                        email: string;
+                    }[];
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        OrderEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        OrderEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
+        OrderUserRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        /** @description Attributes of a page */
+        PageAttributes: {
+            name?: string;
+            title?: string | null;
+            /** @description a site path such as /terms, or an http(s) URL */
+            url?: string;
+            /** @description the page content */
+            description?: string;
+            /** @description language tag, e.g. en or pt-BR */
+            language?: string | null;
+            /** @description position of the page among its place (default 0) */
+            index?: number;
+            /** @description where the page is linked */
+            place?: "footer" | "event" | null;
+        };
+        PageRelationships: Record<string, never>;
+        /** @description A static page of the site (terms, privacy, about) linked from the footer or an event page. Everyone reads pages; administrators write them. */
+        PageResource: {
+            /** @enum {string} */
+            type: "page";
+            id: string;
+            attributes: components["schemas"]["PageAttributes"];
+            relationships?: components["schemas"]["PageRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        PageDocument: {
+            data: components["schemas"]["PageResource"];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        PageListDocument: {
+            data: components["schemas"]["PageResource"][];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        PageCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "page";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    title?: string | null;
+                    /** @description a site path such as /terms, or an http(s) URL */
+                    url: string;
+                    /** @description the page content */
+                    description: string;
+                    /** @description language tag, e.g. en or pt-BR */
+                    language?: string | null;
+                    /** @description position of the page among its place (default 0) */
+                    index?: number;
+                    /** @description where the page is linked */
+                    place?: "footer" | "event" | null;
+                };
+            };
+        };
+        PageUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "page";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    name?: string;
+                    title?: string | null;
+                    /** @description a site path such as /terms, or an http(s) URL */
+                    url?: string;
+                    /** @description the page content */
+                    description?: string;
+                    /** @description language tag, e.g. en or pt-BR */
+                    language?: string | null;
+                    /** @description position of the page among its place (default 0) */
+                    index?: number;
+                    /** @description where the page is linked */
+                    place?: "footer" | "event" | null;
+                };
+            };
+        };
         LoginRequest: {
             /** @description an email address; surrounding blanks are trimmed */
             email: string;
@@ -4874,6 +5523,308 @@ export interface components {
         LoginResponse: {
             /** @description send as `Authorization: JWT <access_token>` */
             access_token: string;
+        };
+        /** @description The full variant, for administrators and super administrators: every field, secrets included. */
+        SettingFull: {
+            /** @enum {string} */
+            type: "setting";
+            /** @enum {string} */
+            id: "1";
+            attributes: {
+                /** @description name of the site */
+                "app-name": string;
+                tagline: string | null;
+                /**
+                 * Format: uri
+                 * @description where the web front end runs; links in mails point there
+                 */
+                "frontend-url": string | null;
+                /**
+                 * Format: uri
+                 * @description help and support
+                 */
+                "support-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Facebook
+                 */
+                "facebook-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Twitter
+                 */
+                "twitter-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Instagram
+                 */
+                "instagram-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the source code
+                 */
+                "github-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on YouTube
+                 */
+                "youtube-url": string | null;
+                /** @description width of the large event image in pixels (default 1300) */
+                "large-image-width": number;
+                /** @description height of the large event image when the aspect is not kept in pixels (default 500) */
+                "large-image-height": number;
+                /** @description width of the event thumbnail in pixels (default 500) */
+                "thumbnail-image-width": number;
+                /** @description height of the event thumbnail when the aspect is not kept in pixels (default 200) */
+                "thumbnail-image-height": number;
+                /** @description width of the event icon in pixels (default 75) */
+                "icon-image-width": number;
+                /** @description height of the event icon when the aspect is not kept in pixels (default 30) */
+                "icon-image-height": number;
+                /** @description true: image variants keep the original ratio (height from width); false: exactly width x height */
+                "image-keep-aspect": boolean;
+                /** @description where uploads are stored (default local) */
+                "storage-place": "local" | "s3";
+                /**
+                 * Format: uri
+                 * @description S3-compatible endpoint; empty for AWS
+                 */
+                "s3-endpoint": string | null;
+                /** @description bucket name */
+                "s3-bucket": string | null;
+                "s3-region": string | null;
+                "s3-access-key": string | null;
+                /** @description secret; administrators only */
+                "s3-secret-key": string | null;
+                /** @description smtp: send through the SMTP server below; null: SMTP_URL, else the outbox folder */
+                "email-service": "smtp" | null;
+                /** @description sender address */
+                "email-from": string | null;
+                /** @description sender name */
+                "email-from-name": string | null;
+                /** @description host name or address */
+                "smtp-host": string | null;
+                /** @description default 465 with ssl, 587 otherwise */
+                "smtp-port": number | null;
+                "smtp-username": string | null;
+                /** @description secret; administrators only */
+                "smtp-password": string | null;
+                /** @description none, ssl (implicit TLS) or tls (STARTTLS required) */
+                "smtp-encryption": "none" | "ssl" | "tls";
+            };
+            links: components["schemas"]["ResourceLinks"];
+        };
+        /** @description The limited variant, for everyone else: public fields only. */
+        SettingLimited: {
+            /** @enum {string} */
+            type: "setting";
+            /** @enum {string} */
+            id: "1";
+            attributes: {
+                /** @description name of the site */
+                "app-name": string;
+                tagline: string | null;
+                /**
+                 * Format: uri
+                 * @description where the web front end runs; links in mails point there
+                 */
+                "frontend-url": string | null;
+                /**
+                 * Format: uri
+                 * @description help and support
+                 */
+                "support-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Facebook
+                 */
+                "facebook-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Twitter
+                 */
+                "twitter-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Instagram
+                 */
+                "instagram-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the source code
+                 */
+                "github-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on YouTube
+                 */
+                "youtube-url": string | null;
+                /** @description width of the large event image in pixels (default 1300) */
+                "large-image-width": number;
+                /** @description height of the large event image when the aspect is not kept in pixels (default 500) */
+                "large-image-height": number;
+                /** @description width of the event thumbnail in pixels (default 500) */
+                "thumbnail-image-width": number;
+                /** @description height of the event thumbnail when the aspect is not kept in pixels (default 200) */
+                "thumbnail-image-height": number;
+                /** @description width of the event icon in pixels (default 75) */
+                "icon-image-width": number;
+                /** @description height of the event icon when the aspect is not kept in pixels (default 30) */
+                "icon-image-height": number;
+                /** @description true: image variants keep the original ratio (height from width); false: exactly width x height */
+                "image-keep-aspect": boolean;
+            };
+            links: components["schemas"]["ResourceLinks"];
+        };
+        SettingDocument: {
+            data: components["schemas"]["SettingFull"] | components["schemas"]["SettingLimited"];
+            links: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SettingUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "setting";
+                id: string;
+                attributes: {
+                    /** @description name of the site */
+                    "app-name"?: string;
+                    tagline?: string | null;
+                    /**
+                     * Format: uri
+                     * @description where the web front end runs; links in mails point there
+                     */
+                    "frontend-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description help and support
+                     */
+                    "support-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the site on Facebook
+                     */
+                    "facebook-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the site on Twitter
+                     */
+                    "twitter-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the site on Instagram
+                     */
+                    "instagram-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the source code
+                     */
+                    "github-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the site on YouTube
+                     */
+                    "youtube-url"?: string | null;
+                    /** @description width of the large event image in pixels (default 1300) */
+                    "large-image-width"?: number;
+                    /** @description height of the large event image when the aspect is not kept in pixels (default 500) */
+                    "large-image-height"?: number;
+                    /** @description width of the event thumbnail in pixels (default 500) */
+                    "thumbnail-image-width"?: number;
+                    /** @description height of the event thumbnail when the aspect is not kept in pixels (default 200) */
+                    "thumbnail-image-height"?: number;
+                    /** @description width of the event icon in pixels (default 75) */
+                    "icon-image-width"?: number;
+                    /** @description height of the event icon when the aspect is not kept in pixels (default 30) */
+                    "icon-image-height"?: number;
+                    /** @description true: image variants keep the original ratio (height from width); false: exactly width x height */
+                    "image-keep-aspect"?: boolean;
+                    /** @description where uploads are stored (default local) */
+                    "storage-place"?: "local" | "s3";
+                    /**
+                     * Format: uri
+                     * @description S3-compatible endpoint; empty for AWS
+                     */
+                    "s3-endpoint"?: string | null;
+                    /** @description bucket name */
+                    "s3-bucket"?: string | null;
+                    "s3-region"?: string | null;
+                    "s3-access-key"?: string | null;
+                    /** @description secret; administrators only */
+                    "s3-secret-key"?: string | null;
+                    /** @description smtp: send through the SMTP server below; null: SMTP_URL, else the outbox folder */
+                    "email-service"?: "smtp" | null;
+                    /** @description sender address */
+                    "email-from"?: string | null;
+                    /** @description sender name */
+                    "email-from-name"?: string | null;
+                    /** @description host name or address */
+                    "smtp-host"?: string | null;
+                    /** @description default 465 with ssl, 587 otherwise */
+                    "smtp-port"?: number | null;
+                    "smtp-username"?: string | null;
+                    /** @description secret; administrators only */
+                    "smtp-password"?: string | null;
+                    /** @description none, ssl (implicit TLS) or tls (STARTTLS required) */
+                    "smtp-encryption"?: "none" | "ssl" | "tls";
+                };
+            };
+        };
+        AdminStatisticsMail: {
+            /** @enum {string} */
+            type: "admin-statistics-mail";
+            /** @enum {string} */
+            id: "1";
+            attributes: {
+                /** @description mails sent in the last 1 day(s) */
+                "one-day": number;
+                /** @description mails sent in the last 3 day(s) */
+                "three-days": number;
+                /** @description mails sent in the last 7 day(s) */
+                "seven-days": number;
+                /** @description mails sent in the last 30 day(s) */
+                "thirty-days": number;
+            };
+            links: components["schemas"]["ResourceLinks"];
+        };
+        AdminStatisticsMailDocument: {
+            data: components["schemas"]["AdminStatisticsMail"];
+            links: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        AdminStatisticsSession: {
+            /** @enum {string} */
+            type: "admin-statistics-session";
+            /** @enum {string} */
+            id: "1";
+            attributes: {
+                /** @description sessions in state confirmed */
+                confirmed: number;
+                /** @description sessions in state accepted */
+                accepted: number;
+                /** @description sessions in state submitted */
+                submitted: number;
+                /** @description sessions in state draft */
+                draft: number;
+                /** @description sessions in state rejected */
+                rejected: number;
+                /** @description sessions in state pending */
+                pending: number;
+            };
+            links: components["schemas"]["ResourceLinks"];
+        };
+        AdminStatisticsSessionDocument: {
+            data: components["schemas"]["AdminStatisticsSession"];
+            links: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SendReceiptRequest: {
+            /** @description identifier of a completed order */
+            "order-identifier": string;
+        };
+        SendReceiptResponse: {
+            /** @enum {string} */
+            message: "receipt sent to attendees";
         };
     };
     responses: never;
@@ -4921,6 +5872,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path?: never;
@@ -5102,6 +6057,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -5422,6 +6381,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -5685,6 +6648,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -5702,6 +6669,172 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["SessionListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserOrdersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserOrdersRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserOrders: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["OrderListDocument"];
                 };
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
@@ -5788,6 +6921,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path?: never;
@@ -5969,6 +7106,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -6380,6 +7521,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -6538,6 +7683,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -6704,6 +7853,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -6866,6 +8019,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -7028,6 +8185,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -7190,6 +8351,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -7352,6 +8517,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -7514,6 +8683,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -7676,6 +8849,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -7939,6 +9116,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -8106,6 +9287,172 @@ export interface operations {
             };
         };
     };
+    getEventOrdersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventOrdersRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventOrders: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["OrderListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
     getEventOwnerRelationship: {
         parameters: {
             query?: never;
@@ -8194,6 +9541,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -8657,6 +10008,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -9116,6 +10471,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -9219,6 +10578,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path?: never;
@@ -9400,6 +10763,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -9720,6 +11087,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -9823,6 +11194,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path?: never;
@@ -10004,6 +11379,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -10257,6 +11636,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -10668,6 +12051,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -10775,6 +12162,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path?: never;
@@ -10956,6 +12347,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -11367,6 +12762,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -11474,6 +12873,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path?: never;
@@ -11655,6 +13058,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -12066,6 +13473,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -12232,6 +13643,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -12335,6 +13750,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path?: never;
@@ -12516,6 +13935,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -12927,6 +14350,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -13034,6 +14461,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path?: never;
@@ -13215,6 +14646,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -13626,6 +15061,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -13792,6 +15231,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -13895,6 +15338,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path?: never;
@@ -14076,6 +15523,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -14487,6 +15938,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -14653,6 +16108,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -14756,6 +16215,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path?: never;
@@ -14937,6 +16400,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -15348,6 +16815,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -15605,6 +17076,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -15862,6 +17337,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -16119,6 +17598,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -16582,6 +18065,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -16837,6 +18324,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -16944,6 +18435,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path?: never;
@@ -17125,6 +18620,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -17536,6 +19035,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -17793,6 +19296,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -18256,6 +19763,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -18359,6 +19870,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path?: never;
@@ -18540,6 +20055,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -18960,6 +20479,10 @@ export interface operations {
                 "fields[speaker]"?: string;
                 /** @description comma-separated custom_form fields to return */
                 "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
             };
             header?: never;
             path: {
@@ -19021,6 +20544,1338 @@ export interface operations {
             };
             /** @description Accept excludes application/vnd.api+json */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["OrderListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["OrderCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created order */
+            201: {
+                headers: {
+                    /** @description path of the new order */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["OrderDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the order */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["OrderDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the order */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the order */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["OrderUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["OrderDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getOrderEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the order */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["OrderEventRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateOrderEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the order */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["OrderEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["OrderEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getOrderEvent: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the order */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getOrderUserRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the order */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["OrderUserRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getOrderUser: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the order */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listPages: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of pages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["PageListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["PageCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created page */
+            201: {
+                headers: {
+                    /** @description path of the new page */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["PageDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getPage: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["PageDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deletePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updatePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["PageUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["PageDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19114,6 +21969,408 @@ export interface operations {
             };
             /** @description The email or password is wrong, or the account is deleted */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings: full for administrators, limited otherwise */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SettingDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSettingsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description any id: there is one record, id 1 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings: full for administrators, limited otherwise */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SettingDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description any id: there is one record, id 1 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SettingUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SettingDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getAdminStatisticsMail: {
+        parameters: {
+            query?: {
+                /** @description optional: [{"name":"id","op":"eq","val":1}] */
+                filter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Mails sent in the last 1, 3, 7 and 30 days */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AdminStatisticsMailDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getAdminStatisticsSession: {
+        parameters: {
+            query?: {
+                /** @description optional: [{"name":"id","op":"eq","val":1}] */
+                filter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sessions by state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AdminStatisticsSessionDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    sendReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendReceiptRequest"];
+                "application/vnd.api+json": components["schemas"]["SendReceiptRequest"];
+            };
+        };
+        responses: {
+            /** @description The receipt mails are on their way */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendReceiptResponse"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description No order has this identifier */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Cannot send receipt for an incomplete order */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

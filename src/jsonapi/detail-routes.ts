@@ -35,7 +35,7 @@ export function registerDetailRoutes(kit: RouteKit, segment: string, suffix: str
     async (request) => {
       const ctx = kit.ctx(request);
       const row = await findRow(ctx, model, idOf(request));
-      spec.policy.read(ctx, row);
+      await spec.policy.read(ctx, row);
       const query = parseDocumentQuery(registry, model, request.query as RawQuery);
       const { data, included } = await renderRows(ctx, registry, model, [row], query);
       return { data: data[0], ...(included ? { included } : {}), links: { self: selfLink(model, row.id) }, jsonapi };

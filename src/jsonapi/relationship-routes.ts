@@ -56,7 +56,8 @@ function linkageRoutes(kit: RouteKit, name: string, rel: RelationshipSpec) {
     async (request) => {
       const ctx = kit.ctx(request);
       const row = await findRow(ctx, model, idOf(request));
-      spec.policy.read(ctx, row);
+      await spec.policy.read(ctx, row);
+      await rel.guard?.(ctx, row);
       return document(ctx, row);
     },
   );
@@ -137,7 +138,8 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
       async (request) => {
         const ctx = kit.ctx(request);
         const row = await findRow(ctx, model, idOf(request));
-        spec.policy.read(ctx, row);
+        await spec.policy.read(ctx, row);
+        await rel.guard?.(ctx, row);
         const related = await fetchRelated(ctx, registry, rel, [row]);
         const query = parseDocumentQuery(registry, target, request.query as RawQuery);
         const { data, included } = await renderRows(ctx, registry, target, related, query);
@@ -162,7 +164,8 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
     async (request) => {
       const ctx = kit.ctx(request);
       const row = await findRow(ctx, model, idOf(request));
-      spec.policy.read(ctx, row);
+      await spec.policy.read(ctx, row);
+      await rel.guard?.(ctx, row);
       target.spec.policy.list(ctx);
       const query = parseListQuery(registry, target, request.query as RawQuery);
       const base = relatedCondition(ctx, target, rel, row.id);
@@ -198,7 +201,7 @@ function relatedCreateRoute(kit: RouteKit, name: string, rel: ToManySpec) {
       const input = writeInput(newResourceData(request));
       const row = await createResource(kit, target, request, async (ctx) => {
         const parent = await findRow(ctx, model, idOf(request));
-        spec.policy.read(ctx, parent);
+        await spec.policy.read(ctx, parent);
         const id = String(parent.id);
         const named = input.relationships[inverse];
         if (back.kind === 'toMany') input.relationships[inverse] = [...new Set([...((named as string[]) ?? []), id])];

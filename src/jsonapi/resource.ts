@@ -45,6 +45,11 @@ interface RelationshipBase {
   /** Relationships that only the server sets. */
   readOnly?: boolean;
   description?: string;
+  /**
+   * Refuses callers who may read the record but not this relationship of it (an event's orders are
+   * for its organizers); includes stay limited by the target's scope.
+   */
+  guard?(ctx: Ctx, row: Row): void | Promise<void>;
 }
 
 interface OwnedRelationship {
@@ -105,7 +110,7 @@ export interface Policy {
   /** Rows whose `private` attributes the caller may see (required when any attribute is private). */
   seesPrivate?(ctx: Ctx, t: Columns): SQL;
   list(ctx: Ctx): void;
-  read(ctx: Ctx, row: Row): void;
+  read(ctx: Ctx, row: Row): void | Promise<void>;
   create(ctx: Ctx, input: WriteInput): void | Promise<void>;
   update(ctx: Ctx, row: Row, input: WriteInput): void | Promise<void>;
   delete(ctx: Ctx, row: Row): void | Promise<void>;

@@ -20,23 +20,46 @@ export interface QuerySchemas {
   document: TObject;
 }
 
+/** What the OpenAPI document says about one JSON:API operation, and the options of its route. */
+export interface OperationOptions {
+  tag: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  errors: number[];
+  success: Record<number, unknown>;
+  params?: TObject;
+  querystring?: TObject;
+  body?: unknown;
+}
+
+/** Route options of a JSON:API operation: content negotiation and authentication run before it. */
+export const operation = (o: OperationOptions): RouteShorthandOptions => ({
+  config: { jsonapi: true },
+  schema: {
+    tags: [o.tag],
+    operationId: o.operationId,
+    summary: o.summary,
+    description: o.description,
+    produces: [MEDIA_TYPE],
+    ...(o.body ? { consumes: [MEDIA_TYPE], body: o.body } : {}),
+    ...(o.params ? { params: o.params } : {}),
+    ...(o.querystring ? { querystring: o.querystring } : {}),
+    response: {
+      ...Object.fromEntries(Object.entries(o.success).map(([c, schema]) => [c, { description: 'Success', ...(schema as object) }])),
+      ...errorResponses(o.errors),
+    },
+  },
+});
+
 export interface RouteKit {
   app: FastifyInstance;
   registry: Registry;
   model: Model;
   queries: QuerySchemas;
   ctx(request: FastifyRequest, db?: Db): Ctx;
-  /** Route options shared by every JSON:API operation, plus its OpenAPI description. */
-  options(o: {
-    operationId: string;
-    summary: string;
-    description: string;
-    errors: number[];
-    success: Record<number, unknown>;
-    params?: boolean;
-    querystring?: TObject;
-    body?: unknown;
-  }): RouteShorthandOptions;
+  /** Route options of an operation of this resource (`params`: its id, or alternate key, in the path). */
+  options(o: Omit<OperationOptions, 'tag' | 'params'> & { params?: boolean }): RouteShorthandOptions;
 }
 
 export interface ResourceBody {
@@ -93,23 +116,12 @@ export function routeKit(app: FastifyInstance, registry: Registry, model: Model,
     model,
     queries,
     ctx: (request, db = app.db) => ({ caller: request.caller, db, request }),
-    options: (o) => ({
-      config: { jsonapi: true },
-      schema: {
-        tags: [model.spec.tag],
-        operationId: o.operationId,
-        summary: o.summary,
-        description: o.description,
-        produces: [MEDIA_TYPE],
-        ...(o.body ? { consumes: [MEDIA_TYPE], body: o.body } : {}),
-        ...(o.params ? { params: model.spec.alternateKey ? alternateParams(model) : IdParams } : {}),
-        ...(o.querystring ? { querystring: o.querystring } : {}),
-        response: {
-          ...Object.fromEntries(Object.entries(o.success).map(([c, schema]) => [c, { description: 'Success', ...(schema as object) }])),
-          ...errorResponses(o.errors),
-        },
-      },
-    }),
+    options: ({ params, ...o }) =>
+      operation({
+        ...o,
+        tag: model.spec.tag,
+        ...(params ? { params: model.spec.alternateKey ? alternateParams(model) : IdParams } : {}),
+      }),
   };
 }
 

@@ -4,6 +4,10 @@ import type { AttributeSpec, ToManySpec, ToOneSpec } from '../jsonapi/resource.j
 import { DateTime, Nullable, Text, Url } from '../jsonapi/types.js';
 import { INT4_MAX } from '../jsonapi/values.js';
 
+/** One of a fixed list of strings. */
+export const choice = (values: readonly string[], description: string) =>
+  Type.Union(values.map((v) => Type.Literal(v)), { description });
+
 /** A required, non-empty string. */
 export const requiredText = (column: string, maxLength: number, description?: string): AttributeSpec => ({
   column,

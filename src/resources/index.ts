@@ -1,9 +1,15 @@
+import type { FastifyInstance } from 'fastify';
 import type { ResourceSpec } from '../jsonapi/resource.js';
+import adminStatisticsRoutes from './admin-statistics/index.js';
+import sendReceiptRoute from './attendees/send-receipt.js';
 import { customFormResource } from './custom-forms/index.js';
 import { eventCopyrightResource } from './event-copyrights/index.js';
 import { eventTopicResource } from './event-topics/index.js';
 import { eventResource } from './events/index.js';
 import { microlocationResource } from './microlocations/index.js';
+import { orderResource } from './orders/index.js';
+import { pageResource } from './pages/index.js';
+import settingsRoutes from './settings/index.js';
 import { sessionTypeResource } from './session-types/index.js';
 import { sessionResource } from './sessions/index.js';
 import { socialLinkResource } from './social-links/index.js';
@@ -26,4 +32,14 @@ export const resources: ResourceSpec[] = [
   sessionResource,
   speakerResource,
   customFormResource,
+  orderResource,
+  pageResource,
+];
+
+/** Routes that are not a resource's CRUD: one record in two variants, computed records, actions. */
+export const siteRoutes: ((app: FastifyInstance) => Promise<void>)[] = [settingsRoutes, adminStatisticsRoutes, sendReceiptRoute];
+
+export const siteTags = [
+  { name: 'Settings', description: 'The site settings: one record (id 1), full for administrators, limited for everyone else.' },
+  { name: 'Admin statistics', description: 'Counts for the administration dashboard; administrators only.' },
 ];

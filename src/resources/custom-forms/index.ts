@@ -1,15 +1,12 @@
-import { Type } from '@sinclair/typebox';
 import { customForms } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/resource.js';
-import { eventOf, flexibleBoolean, optionalText, position, requiredText } from '../attributes.js';
+import { choice, eventOf, flexibleBoolean, optionalText, position, requiredText } from '../attributes.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 
 const FORMS = ['attendee', 'session', 'speaker'] as const;
 const TYPES = [
   'text', 'checkbox', 'select', 'file', 'image', 'email', 'number', 'paragraph', 'richtextlink', 'boolean', 'year',
 ] as const;
-const oneOf = (values: readonly string[], description: string) =>
-  Type.Union(values.map((v) => Type.Literal(v)), { description });
 
 export const customFormResource = defineResource({
   // The spec's spelling; the dasherized one of the system we replace is accepted in requests too.
@@ -23,9 +20,9 @@ export const customFormResource = defineResource({
     "event's organizers and coorganizers write them. Boolean attributes also accept \"true\"/\"false\".",
   table: customForms,
   attributes: {
-    form: { column: 'form', schema: oneOf(FORMS, 'the form the field belongs to'), required: true },
+    form: { column: 'form', schema: choice(FORMS, 'the form the field belongs to'), required: true },
     'field-identifier': requiredText('fieldIdentifier', 255, 'unique within the event\'s form'),
-    type: { column: 'type', schema: oneOf(TYPES, 'kind of input (default text)') },
+    type: { column: 'type', schema: choice(TYPES, 'kind of input (default text)') },
     name: optionalText('name', 255),
     description: optionalText('description', 10_000),
     'is-required': flexibleBoolean('isRequired', 'the field must be filled in'),

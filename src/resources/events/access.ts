@@ -88,6 +88,13 @@ export async function roleIn(ctx: Ctx, eventId: number, missing?: string): Promi
   return access.role;
 }
 
+/** Whether the caller holds at least `level` rights on the live event (administrators always do). */
+export async function holdsRole(ctx: Ctx, eventId: number, level: Level): Promise<boolean> {
+  if (isStaff(ctx.caller)) return true;
+  const role = (await accessTo(ctx, eventId))?.role;
+  return !!role && LEVELS[role] >= LEVELS[level];
+}
+
 /**
  * Requires at least `level` rights on the event: 401 without a token, 404 for an event the caller
  * cannot see, 403 for one it sees without the rights. Administrators always pass.

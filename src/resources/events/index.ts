@@ -10,6 +10,7 @@ import {
 import { checkPeriod } from '../period.js';
 
 import { eventPolicy } from './policy.js';
+import { requireRole } from './access.js';
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 const ALPHABET = `${LETTERS}0123456789`;
@@ -88,6 +89,10 @@ export const eventResource = defineResource({
     sessions: recordsOfEvent('session', 'sessions of the event'),
     speakers: recordsOfEvent('speaker', 'speakers of the event', 'event'),
     'custom-forms': recordsOfEvent('custom_form', 'form fields of the event', 'event'),
+    orders: {
+      ...recordsOfEvent('order', 'ticket orders of the event; its organizers and coorganizers only'),
+      guard: (ctx, row) => requireRole(ctx, row.id as number, 'coorganizer'),
+    },
     owner: { kind: 'toOne', type: 'user', column: 'ownerId', readOnly: true, description: 'the creator of the event' },
     organizers: role('organizer', 'organizers: owner rights except managing roles; only the owner changes them'),
     coorganizers: role('coorganizer', 'coorganizers edit the event and its records; only the owner changes them'),

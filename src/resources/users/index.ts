@@ -69,6 +69,7 @@ export const userResource = defineResource({
       description: "the user's speaker profiles",
     },
     sessions: { kind: 'toMany', type: 'session', foreignKey: 'creatorId', description: 'sessions the user created' },
+    orders: { kind: 'toMany', type: 'order', foreignKey: 'userId', description: 'orders the user bought' },
   },
   policy: userPolicy,
   unique: { users_email_key: { pointer: '/data/attributes/email', detail: 'A user with this email already exists' } },

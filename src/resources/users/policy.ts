@@ -30,7 +30,9 @@ export const userPolicy: Policy = {
   // Organizers name other users (speakers, coorganizers) by id without reading their records.
   linkable: () => undefined,
   list: requireStaff,
-  read: selfOrAdmin,
+  read(ctx, row) {
+    selfOrAdmin(ctx, row);
+  },
   create(ctx, input) {
     guardRoleFlags(ctx.caller, input);
   },

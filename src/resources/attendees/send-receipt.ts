@@ -1,0 +1,84 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { events, orders, users } from '../../../db/schema/index.js';
+import { loggedIn } from '../../auth/caller.js';
+import { conflict, forbidden, notFound } from '../../jsonapi/errors.js';
+import { errorResponses } from '../../jsonapi/routes.js';
+import { API_PREFIX } from '../../jsonapi/serialize.js';
+import { holdsRole } from '../events/access.js';
+import { receiptMails } from './receipt.js';
+
+const SendReceiptRequest = Type.Object(
+  { 'order-identifier': Type.String({ minLength: 1, maxLength: 64, description: 'identifier of a completed order' }) },
+  { $id: 'SendReceiptRequest', additionalProperties: false },
+);
+const SendReceiptResponse = Type.Object(
+  { message: Type.Literal('receipt sent to attendees') },
+  { $id: 'SendReceiptResponse' },
+);
+
+/**
+ * `POST /v1/attendees/send-receipt`: mails the receipt of a completed order to its buyer and every
+ * attendee, on behalf of the buyer, an organizer of the event or an administrator.
+ */
+export default async function sendReceiptRoute(app: FastifyInstance) {
+  app.addSchema(SendReceiptRequest);
+  app.addSchema(SendReceiptResponse);
+  app.post(
+    `${API_PREFIX}/attendees/send-receipt`,
+    {
+      onRequest: (request) => app.authenticate(request),
+      schema: {
+        tags: ['Orders'],
+        operationId: 'sendReceipt',
+        summary: 'Mail the receipt of an order',
+        description:
+          'Sends the receipt (with an HTML receipt attached) to the buyer and to every attendee address. The ' +
+          'caller must be the buyer, an organizer or coorganizer of the event, or an administrator; the order ' +
+          'must be completed (409 otherwise). A delivery that fails is kept and retried; the answer does not wait for it.',
+        consumes: ['application/json', 'application/vnd.api+json'],
+        body: Type.Ref(SendReceiptRequest),
+        response: {
+          200: Type.Ref(SendReceiptResponse, { description: 'The receipt mails are on their way' }),
+          ...errorResponses([400, 401, 403, 404, 409, 415, 422], {
+            404: 'No order has this identifier',
+            409: 'Cannot send receipt for an incomplete order',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const caller = loggedIn(request);
+      const identifier = (request.body as Static<typeof SendReceiptRequest>)['order-identifier'];
+      const [order] = await app.db
+        .select({
+          identifier: orders.identifier,
+          amount: orders.amount,
+          status: orders.status,
+          paymentMode: orders.paymentMode,
+          completedAt: orders.completedAt,
+          attendees: orders.attendees,
+          eventId: orders.eventId,
+          userId: orders.userId,
+          eventName: events.name,
+          eventStartsAt: events.startsAt,
+          buyerEmail: users.email,
+          buyerName: users.name,
+        })
+        .from(orders)
+        .innerJoin(events, eq(events.id, orders.eventId))
+        .innerJoin(users, eq(users.id, orders.userId))
+        .where(and(eq(orders.identifier, identifier), isNull(orders.deletedAt), isNull(events.deletedAt)))
+        .limit(1);
+      if (!order) throw notFound('Order not found');
+      const ctx = { caller, db: app.db, request };
+      if (order.userId !== caller.id && !(await holdsRole(ctx, order.eventId, 'coorganizer'))) {
+        throw forbidden('Only the buyer, the organizers of the event or an administrator may send this receipt');
+      }
+      if (order.status !== 'completed') throw conflict('Cannot send receipt for an incomplete order');
+      for (const mail of receiptMails(order)) await app.mailer.send(mail);
+      return { message: 'receipt sent to attendees' as const };
+    },
+  );
+}

@@ -1,0 +1,45 @@
+import { eq, or, sql } from 'drizzle-orm';
+import { isStaff, loggedIn, requireStaff } from '../../auth/caller.js';
+import { forbidden } from '../../jsonapi/errors.js';
+import type { Policy } from '../../jsonapi/resource.js';
+import { holdsRole, inManagedEvent, namedEvent, roleIn } from '../events/access.js';
+
+/** Orders the buyer may still change; past these the order is the organizers' to change. */
+const OPEN = ['initializing', 'pending'];
+
+const statusByOrganizers = () =>
+  forbidden('Only organizers of the event or administrators may set the status', '/data/attributes/status');
+
+/**
+ * Orders are private: the buyer sees their own, the event's organizers and coorganizers see the
+ * event's, administrators see all. Only organizers set the status; the buyer may change an order
+ * while it is open; administrators delete.
+ */
+export const orderPolicy: Policy = {
+  scope(ctx, t) {
+    if (isStaff(ctx.caller)) return undefined;
+    if (!ctx.caller) return sql`false`;
+    return or(eq(t.userId!, ctx.caller.id), inManagedEvent(ctx.caller, t.eventId!));
+  },
+  list: loggedIn,
+  async read(ctx, row) {
+    const caller = loggedIn(ctx);
+    if (row.userId === caller.id || (await holdsRole(ctx, row.eventId as number, 'coorganizer'))) return;
+    throw forbidden('Only the buyer, the organizers of the event or an administrator may see this order');
+  },
+  async create(ctx, input) {
+    loggedIn(ctx);
+    const named = input.relationships.event;
+    const eventId = namedEvent(named);
+    await roleIn(ctx, eventId, `Related event "${String(named)}" not found`);
+    if (input.attributes.status !== undefined && !(await holdsRole(ctx, eventId, 'coorganizer'))) throw statusByOrganizers();
+  },
+  async update(ctx, row, input) {
+    const caller = loggedIn(ctx);
+    if (await holdsRole(ctx, row.eventId as number, 'coorganizer')) return;
+    if (row.userId !== caller.id) throw forbidden('Only the buyer, the organizers of the event or an administrator may change this order');
+    if (input.attributes.status !== undefined) throw statusByOrganizers();
+    if (!OPEN.includes(row.status as string)) throw forbidden(`The order is ${String(row.status)}; only organizers may change it now`);
+  },
+  delete: requireStaff,
+};

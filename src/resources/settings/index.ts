@@ -1,0 +1,135 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { settings } from '../../../db/schema/index.js';
+import { isStaff, requireStaff } from '../../auth/caller.js';
+import { conflict, unprocessable } from '../../jsonapi/errors.js';
+import { operation } from '../../jsonapi/routes.js';
+import { jsonapiMember as jsonapi } from '../../jsonapi/schemas.js';
+import { API_PREFIX } from '../../jsonapi/serialize.js';
+import { ADMIN_FIELDS, columnOf, PUBLIC_FIELDS } from './fields.js';
+
+const TAG = 'Settings';
+const SELF = `${API_PREFIX}/settings/1`;
+
+const resourceSchema = ($id: string, fields: Record<string, TSchema>, description: string) => {
+  const attributes = Type.Object(fields, { additionalProperties: false });
+  return Type.Object(
+    { type: Type.Literal('setting'), id: Type.Literal('1'), attributes, links: Type.Ref('ResourceLinks') },
+    { $id, description },
+  );
+};
+const SettingFull = resourceSchema(
+  'SettingFull',
+  { ...PUBLIC_FIELDS, ...ADMIN_FIELDS },
+  'The full variant, for administrators and super administrators: every field, secrets included.',
+);
+const SettingLimited = resourceSchema(
+  'SettingLimited',
+  PUBLIC_FIELDS,
+  'The limited variant, for everyone else: public fields only.',
+);
+const SettingDocument = Type.Object(
+  {
+    data: Type.Unsafe({ oneOf: [Type.Ref(SettingFull), Type.Ref(SettingLimited)] }),
+    links: Type.Ref('ResourceLinks'),
+    jsonapi: Type.Ref('JsonApiVersion'),
+  },
+  { $id: 'SettingDocument' },
+);
+const SettingUpdateRequest = Type.Object(
+  {
+    data: Type.Object(
+      {
+        type: Type.Literal('setting'),
+        id: Type.String({ minLength: 1, maxLength: 64 }),
+        attributes: Type.Partial(Type.Object({ ...PUBLIC_FIELDS, ...ADMIN_FIELDS }, { additionalProperties: false })),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'SettingUpdateRequest', additionalProperties: false },
+);
+
+const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'any id: there is one record, id 1' }) });
+
+type Row = typeof settings.$inferSelect;
+
+/** The document a caller may see: the full variant for staff, the limited one for everyone else. */
+function documentFor(request: FastifyRequest, row: Row) {
+  const wires = isStaff(request.caller) ? [...Object.keys(PUBLIC_FIELDS), ...Object.keys(ADMIN_FIELDS)] : Object.keys(PUBLIC_FIELDS);
+  const attributes = Object.fromEntries(wires.map((w) => [w, row[columnOf(w) as keyof Row]]));
+  return { data: { type: 'setting', id: '1', attributes, links: { self: SELF } }, links: { self: SELF }, jsonapi };
+}
+
+/** Settings a service cannot run with: S3 storage without a bucket and keys, SMTP without a host. */
+function checkComplete(row: Row) {
+  const needs = (when: boolean, wire: string, reason: string) => {
+    if (when && !row[columnOf(wire) as keyof Row]) throw unprocessable(`${wire} is required when ${reason}`, `/data/attributes/${wire}`);
+  };
+  for (const wire of ['s3-bucket', 's3-access-key', 's3-secret-key']) needs(row.storagePlace === 's3', wire, 'storage-place is s3');
+  needs(row.emailService === 'smtp', 'smtp-host', 'email-service is smtp');
+}
+
+/**
+ * `GET /v1/settings`, `GET /v1/settings/{id}` and `PATCH /v1/settings/{id}`: one record, id 1, whatever
+ * id the path names, in the variant the caller may see.
+ */
+export default async function settingsRoutes(app: FastifyInstance) {
+  for (const schema of [SettingFull, SettingLimited, SettingDocument, SettingUpdateRequest]) app.addSchema(schema);
+  const read = async () => (await app.db.select().from(settings).where(eq(settings.id, 1)))[0]!;
+  const success = { 200: Type.Ref(SettingDocument, { description: 'The settings: full for administrators, limited otherwise' }) };
+  const description =
+    'Administrators and super administrators get the full variant (SettingFull, secrets included); everyone ' +
+    'else the limited one (SettingLimited).';
+
+  app.get(
+    `${API_PREFIX}/settings`,
+    operation({ tag: TAG, operationId: 'getSettings', summary: 'The settings', description, success, errors: [401, 406] }),
+    async (request) => documentFor(request, await read()),
+  );
+  app.get(
+    `${API_PREFIX}/settings/:id`,
+    operation({
+      tag: TAG,
+      operationId: 'getSettingsById',
+      summary: 'The settings (any id names record 1)',
+      description,
+      params: Params,
+      success,
+      errors: [400, 401, 406],
+    }),
+    async (request) => documentFor(request, await read()),
+  );
+  app.patch(
+    `${API_PREFIX}/settings/:id`,
+    operation({
+      tag: TAG,
+      operationId: 'updateSettings',
+      summary: 'Change the settings',
+      description:
+        'Administrators only. Changes the given attributes of record 1 and answers the full variant. S3 storage ' +
+        'needs a bucket and keys, SMTP mail a host (422 otherwise).',
+      params: Params,
+      body: Type.Ref(SettingUpdateRequest),
+      success: { 200: Type.Ref(SettingDocument, { description: 'The settings after the change' }) },
+      errors: [400, 401, 403, 406, 409, 415, 422],
+    }),
+    async (request) => {
+      requireStaff(request);
+      const { data } = request.body as { data: { id: string; attributes?: Record<string, unknown> } };
+      const { id } = request.params as { id: string };
+      if (data.id !== id && data.id !== '1') throw conflict('The id in the document does not match the URL', '/data/id');
+      const values = Object.fromEntries(Object.entries(data.attributes ?? {}).map(([w, v]) => [columnOf(w), v]));
+      if (typeof values.emailFrom === 'string') values.emailFrom = values.emailFrom.trim();
+      const row = await app.db.transaction(async (tx) => {
+        const [current] = await tx.select().from(settings).where(eq(settings.id, 1)).for('update');
+        const merged = { ...current!, ...values } as Row;
+        checkComplete(merged);
+        if (Object.keys(values).length > 0) await tx.update(settings).set(values).where(eq(settings.id, 1));
+        return merged;
+      });
+      return documentFor(request, row);
+    },
+  );
+}
