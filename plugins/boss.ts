@@ -43,7 +43,11 @@ export default fp(
     );
     if (options.connect === false) return;
     await boss.start();
-    for (const job of options.jobs) await boss.createQueue(job.name, job.queue);
+    for (const job of options.jobs) {
+      // createQueue leaves an existing queue as it is; the update applies the configured retry policy.
+      await boss.createQueue(job.name, job.queue);
+      await boss.updateQueue(job.name, job.queue);
+    }
     if (options.work) {
       app.addHook('onReady', async () => {
         for (const job of options.jobs) await boss.work(job.name, job.work ?? {}, job.handler(app));

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import nodemailer, { type Transporter } from 'nodemailer';
+import addressparser from 'nodemailer/lib/addressparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { mails, settings } from '../db/schema/index.js';
 
@@ -25,15 +26,16 @@ export interface OutgoingMail {
   attachments?: { filename: string; content: Buffer | string; contentType: string }[];
 }
 
-export type DeliveryStatus = 'sent' | 'pending';
+export type DeliveryStatus = 'sent' | 'pending' | 'failed';
 
 export interface Mailer {
   /** Records the mail and delivers it; a failed delivery stays pending and the retry job takes it. */
   send(mail: OutgoingMail): Promise<{ id: number; status: DeliveryStatus }>;
-  /** Delivers a recorded mail that is still pending (the retry job); `sent` if it already was. */
+  /**
+   * Delivers a recorded mail that is still pending (the retry job) and answers its status after the
+   * attempt; `pending` also while another attempt holds it.
+   */
   deliver(id: number): Promise<DeliveryStatus>;
-  /** Gives up on a mail after its last retry; it stays recorded with the last error. */
-  giveUp(id: number): Promise<void>;
 }
 
 export interface MailerOptions {
@@ -41,6 +43,8 @@ export interface MailerOptions {
   from: string;
   outboxDir: string;
   retrySeconds: number;
+  /** Attempts after the first before a mail is marked failed. */
+  retryLimit: number;
 }
 
 declare module 'fastify' {
@@ -52,7 +56,19 @@ declare module 'fastify' {
 /** Header values come from user input (names, event names): a line break must never start a new header. */
 export const oneLine = (value: string) => value.replace(/[\r\n\u0085\u2028\u2029\0]+/g, ' ').trim();
 
+/** Exactly one plain mailbox: a list, a group or anything that is not `local@domain` is refused. */
+function mailbox(address: string): string {
+  const parsed = addressparser(address);
+  const only = parsed.length === 1 && !('group' in parsed[0]!) ? parsed[0]!.address : undefined;
+  if (!only || only !== address.trim() || !/^[^\s@",;<>()]+@[^\s@",;<>()]+$/.test(only)) {
+    throw new Error(`not a single mail address: ${JSON.stringify(address)}`);
+  }
+  return only;
+}
+
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+/** Longer than any SMTP exchange can last with the timeouts above. */
+const SENDING_LEASE = sql`now() + interval '5 minutes'`;
 
 type Route = { from: string | MailAddress; transport: Transporter | null };
 
@@ -90,36 +106,60 @@ export default fp(
       await rename(partial, join(options.outboxDir, name));
     }
 
+    /** Takes the pending mail for one attempt, unless another attempt holds it. */
+    async function claim(id: number) {
+      const [mail] = await app.db
+        .update(mails)
+        .set({ sendingUntil: SENDING_LEASE })
+        .where(
+          and(
+            eq(mails.id, id),
+            eq(mails.status, 'pending'),
+            or(isNull(mails.sendingUntil), lt(mails.sendingUntil, sql`now()`)),
+          ),
+        )
+        .returning({ recipient: mails.recipient, raw: mails.raw, attempts: mails.attempts });
+      return mail;
+    }
+
     async function deliver(id: number): Promise<DeliveryStatus> {
-      const [mail] = await app.db.select().from(mails).where(eq(mails.id, id));
-      if (!mail || mail.status !== 'pending' || !mail.raw) return 'sent';
+      const mail = await claim(id);
+      if (!mail?.raw) {
+        const [row] = await app.db.select({ status: mails.status }).from(mails).where(eq(mails.id, id));
+        return (row?.status ?? 'sent') as DeliveryStatus;
+      }
       try {
         const { from, transport } = await route();
         if (transport) {
           const sender = typeof from === 'string' ? from : from.address;
           await transport.sendMail({ envelope: { from: sender, to: [mail.recipient] }, raw: mail.raw });
-          transport.close();
         } else {
           await toOutbox(id, mail.raw);
         }
       } catch (err) {
-        app.log.warn({ err, mail: id }, 'mail delivery failed; it will be retried');
+        const status = mail.attempts + 1 > options.retryLimit ? 'failed' : 'pending';
+        app.log.warn({ err, mail: id }, status === 'failed' ? 'mail delivery failed for good' : 'mail delivery failed; it will be retried');
         await app.db
           .update(mails)
-          .set({ attempts: sql`${mails.attempts} + 1`, lastError: String((err as Error).message ?? err).slice(0, 2000) })
+          .set({
+            status,
+            attempts: mail.attempts + 1,
+            lastError: String((err as Error).message ?? err).slice(0, 2000),
+            sendingUntil: null,
+          })
           .where(eq(mails.id, id));
-        return 'pending';
+        return status;
       }
       await app.db
         .update(mails)
-        .set({ status: 'sent', sentAt: new Date(), raw: null, lastError: null, attempts: sql`${mails.attempts} + 1` })
+        .set({ status: 'sent', sentAt: new Date(), raw: null, lastError: null, attempts: mail.attempts + 1, sendingUntil: null })
         .where(eq(mails.id, id));
       return 'sent';
     }
 
     async function send(mail: OutgoingMail) {
       const { from } = await route();
-      const to = { name: oneLine(mail.to.name ?? ''), address: oneLine(mail.to.address) };
+      const to = { name: oneLine(mail.to.name ?? ''), address: mailbox(mail.to.address) };
       const subject = oneLine(mail.subject);
       const raw = await new MailComposer({
         from,
@@ -145,11 +185,7 @@ export default fp(
       return { id, status: await deliver(id) };
     }
 
-    async function giveUp(id: number) {
-      await app.db.update(mails).set({ status: 'failed' }).where(eq(mails.id, id));
-    }
-
-    app.decorate('mailer', { send, deliver, giveUp });
+    app.decorate('mailer', { send, deliver });
   },
   { name: 'mailer', dependencies: ['db', 'boss'] },
 );

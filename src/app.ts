@@ -57,6 +57,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
     from: config.MAIL_FROM,
     outboxDir: config.MAIL_OUTBOX_DIR,
     retrySeconds: config.MAIL_RETRY_SECONDS,
+    retryLimit: config.MAIL_RETRY_LIMIT,
   });
   await app.register(authPlugin, { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN });
   await app.register(jsonapi, { resources: served });

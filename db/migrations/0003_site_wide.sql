@@ -7,6 +7,7 @@ CREATE TABLE "mails" (
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"last_error" text,
 	"raw" "bytea",
+	"sending_until" timestamp (3) with time zone,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"sent_at" timestamp (3) with time zone,
 	CONSTRAINT "mails_status" CHECK ("mails"."status" in ('pending', 'sent', 'failed'))

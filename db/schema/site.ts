@@ -82,6 +82,8 @@ export const mails = pgTable(
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     raw: bytea('raw'),
+    /** A delivery in progress holds the mail until then, so a retry never sends it a second time. */
+    sendingUntil: stamp('sending_until'),
     createdAt: stamp('created_at').notNull().defaultNow(),
     sentAt: stamp('sent_at'),
   },

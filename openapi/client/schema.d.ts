@@ -2818,6 +2818,7 @@ export interface components {
                     /** @description super administrator; only a super admin may change it */
                     "is-super-admin"?: boolean;
                 };
+                relationships?: Record<string, never>;
             };
         };
         UserUpdateRequest: {
@@ -2869,6 +2870,7 @@ export interface components {
                     /** @description super administrator; only a super admin may change it */
                     "is-super-admin"?: boolean;
                 };
+                relationships?: Record<string, never>;
             };
         };
         SpeakerCreateRequestViaUser: {
@@ -3615,6 +3617,7 @@ export interface components {
                     /** Format: uri */
                     "system-image-url"?: string | null;
                 };
+                relationships?: Record<string, never>;
             };
         };
         EventTopicUpdateRequest: {
@@ -3628,6 +3631,7 @@ export interface components {
                     /** Format: uri */
                     "system-image-url"?: string | null;
                 };
+                relationships?: Record<string, never>;
             };
         };
         EventTopicEventsRelationship: {
@@ -5286,7 +5290,7 @@ export interface components {
             "payment-mode"?: "free" | "stripe" | "paypal" | "bank" | "cheque" | "onsite" | "omise" | "alipay" | "paytm" | "invoice";
             /** @description the ticket holders; each receives the receipt */
             attendees?: {
-                /** @description name on the ticket */
+                /** @description name on the ticket (not blank) */
                 name: string;
                 /** @description where the attendee receives the receipt */
                 email: string;
@@ -5361,7 +5365,7 @@ export interface components {
                     "payment-mode"?: "free" | "stripe" | "paypal" | "bank" | "cheque" | "onsite" | "omise" | "alipay" | "paytm" | "invoice";
                     /** @description the ticket holders; each receives the receipt */
                     attendees?: {
-                        /** @description name on the ticket */
+                        /** @description name on the ticket (not blank) */
                         name: string;
                         /** @description where the attendee receives the receipt */
                         email: string;
@@ -5393,7 +5397,7 @@ export interface components {
                     "payment-mode"?: "free" | "stripe" | "paypal" | "bank" | "cheque" | "onsite" | "omise" | "alipay" | "paytm" | "invoice";
                     /** @description the ticket holders; each receives the receipt */
                     attendees?: {
-                        /** @description name on the ticket */
+                        /** @description name on the ticket (not blank) */
                         name: string;
                         /** @description where the attendee receives the receipt */
                         email: string;
@@ -5491,6 +5495,7 @@ export interface components {
                     /** @description where the page is linked */
                     place?: "footer" | "event" | null;
                 };
+                relationships?: Record<string, never>;
             };
         };
         PageUpdateRequest: {
@@ -5513,6 +5518,7 @@ export interface components {
                     /** @description where the page is linked */
                     place?: "footer" | "event" | null;
                 };
+                relationships?: Record<string, never>;
             };
         };
         LoginRequest: {
@@ -21989,7 +21995,10 @@ export interface operations {
     };
     getSettings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description comma-separated attributes to return */
+                "fields[setting]"?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -22003,6 +22012,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["SettingDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -22027,7 +22045,10 @@ export interface operations {
     };
     getSettingsById: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description comma-separated attributes to return */
+                "fields[setting]"?: string;
+            };
             header?: never;
             path: {
                 /** @description any id: there is one record, id 1 */
@@ -22077,7 +22098,10 @@ export interface operations {
     };
     updateSettings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description comma-separated attributes to return */
+                "fields[setting]"?: string;
+            };
             header?: never;
             path: {
                 /** @description any id: there is one record, id 1 */

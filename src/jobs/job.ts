@@ -4,7 +4,7 @@ import type { Job, QueueOptions, WorkOptions } from 'pg-boss';
 /** One pg-boss queue: its name, retry policy, and the handler a worker runs for each batch. */
 export interface JobDefinition<T extends object = object> {
   name: string;
-  queue: Omit<QueueOptions, never>;
+  queue: QueueOptions;
   work?: WorkOptions;
   /** Builds the handler from the ready app (database, mailer); jobs may run more than once. */
   handler(app: FastifyInstance): (jobs: Job<T>[]) => Promise<unknown>;

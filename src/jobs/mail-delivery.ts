@@ -4,7 +4,7 @@ import { defineJob } from './job.js';
 /**
  * The safety net of every mail: sent with the mail's record, it runs after the first retry delay and
  * delivers the mail if the immediate attempt failed (or the process died before it), retrying with
- * backoff; after the last retry the mail is marked failed, never dropped.
+ * backoff until the mailer marks it sent or, after its last attempt, failed (it stays recorded).
  */
 export const mailDelivery = (retrySeconds: number, retryLimit: number) =>
   defineJob<{ mailId: number }>({
@@ -12,9 +12,7 @@ export const mailDelivery = (retrySeconds: number, retryLimit: number) =>
     queue: { retryLimit, retryDelay: retrySeconds, retryBackoff: true, retryDelayMax: 6 * 3600 },
     handler: (app) => async (jobs) => {
       for (const job of jobs) {
-        if ((await app.mailer.deliver(job.data.mailId)) === 'sent') continue;
-        if (job.retryCount >= retryLimit) await app.mailer.giveUp(job.data.mailId);
-        throw new Error(`mail ${job.data.mailId} is not delivered yet`);
+        if ((await app.mailer.deliver(job.data.mailId)) === 'pending') throw new Error(`mail ${job.data.mailId} is not delivered yet`);
       }
     },
   });

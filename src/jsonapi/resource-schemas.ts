@@ -86,7 +86,7 @@ function writableRelationships(model: Model, create: boolean, optional: string[]
     required ||= mandatory;
     props[name] = mandatory ? member : Type.Optional(member);
   }
-  if (Object.keys(props).length === 0) return {};
+  // Without writable relationships the member may still come back empty, as responses carry it.
   const obj = Type.Object(props, { additionalProperties: false });
   return { relationships: required ? obj : Type.Optional(obj) };
 }

@@ -34,7 +34,9 @@ const operationsOf = (document: OpenAPI3): Operation[] =>
 const operations = operationsOf(doc);
 
 /** The event service's JSON:API face; the login routes under /v1/auth/ take and give plain JSON. */
-const isJsonApi = (path: string) => path.startsWith('/v1/') && !path.startsWith('/v1/auth/');
+/** Actions whose bodies and answers are plain JSON objects, not JSON:API documents. */
+const PLAIN_ACTIONS = ['/v1/attendees/send-receipt'];
+const isJsonApi = (path: string) => path.startsWith('/v1/') && !path.startsWith('/v1/auth/') && !PLAIN_ACTIONS.includes(path);
 
 /** Every object reachable from `root` (each visited once, so cycles end). */
 function* objectsIn(root: unknown, seen = new Set<object>()): Generator<Record<string, unknown>> {
@@ -104,10 +106,13 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
       t.same(isRef(body) ? body.$ref : Object.keys(body.content), [JSONAPI], `${label} request body content`);
     }
   }
-  const plain = operations.filter(({ path }) => !isJsonApi(path) && path.includes('/auth/'));
+  const plain = operations.filter(({ path }) => !isJsonApi(path) && (path.includes('/auth/') || PLAIN_ACTIONS.includes(path)));
+  t.equal(plain.length, 3, 'the two logins and send-receipt');
   for (const { label, op } of plain) {
     const body = op.requestBody;
-    t.same(body && !isRef(body) ? Object.keys(body.content) : [], ['application/json'], `${label} takes plain JSON`);
+    t.ok(body && !isRef(body) && 'application/json' in body.content, `${label} takes plain JSON`);
+    const ok = op.responses?.['200'];
+    t.same(ok && !isRef(ok) ? Object.keys(ok.content ?? {}) : [], ['application/json'], `${label} answers plain JSON`);
   }
 });
 

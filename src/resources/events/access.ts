@@ -38,6 +38,10 @@ export function eventVisible(caller: Caller | null, t: Columns): SQL | undefined
   return caller ? sql`(${published} or ${t.id} in ${roleEvents(caller.id)})` : published;
 }
 
+/** Records whose event (`eventId`) is not deleted, whoever asks. */
+export const inLiveEvent = (eventId: PgColumn): SQL =>
+  sql`${eventId} in (select ${events.id} from ${events} where ${isNull(events.deletedAt)})`;
+
 /** Records whose event (`eventId`) is live and visible to the caller. */
 export function inVisibleEvent(caller: Caller | null, eventId: PgColumn): SQL {
   const live = and(isNull(events.deletedAt), eventVisible(caller, events as unknown as Columns));

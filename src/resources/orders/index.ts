@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { ORDER_STATUSES, orders, PAYMENT_MODES, type Attendee } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/resource.js';
-import { DateTime, Email, Nullable, Text } from '../../jsonapi/types.js';
+import { DateTime, Email, Nullable } from '../../jsonapi/types.js';
 import { choice, createdAt, deletedAt, eventOf } from '../attributes.js';
 import { orderPolicy } from './policy.js';
 
 const AttendeeSchema = Type.Object(
   {
-    name: Text(255, { minLength: 1, description: 'name on the ticket' }),
+    name: Type.String({ maxLength: 255, pattern: '\\S', description: 'name on the ticket (not blank)' }),
     email: Email({ description: 'where the attendee receives the receipt' }),
   },
   { additionalProperties: false },

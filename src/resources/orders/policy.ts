@@ -1,8 +1,8 @@
-import { eq, or, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import { isStaff, loggedIn, requireStaff } from '../../auth/caller.js';
 import { forbidden } from '../../jsonapi/errors.js';
 import type { Policy } from '../../jsonapi/resource.js';
-import { holdsRole, inManagedEvent, namedEvent, roleIn } from '../events/access.js';
+import { holdsRole, inLiveEvent, inManagedEvent, namedEvent, roleIn } from '../events/access.js';
 
 /** Orders the buyer may still change; past these the order is the organizers' to change. */
 const OPEN = ['initializing', 'pending'];
@@ -17,10 +17,12 @@ const statusByOrganizers = () =>
  */
 export const orderPolicy: Policy = {
   scope(ctx, t) {
-    if (isStaff(ctx.caller)) return undefined;
+    if (isStaff(ctx.caller)) return inLiveEvent(t.eventId!);
     if (!ctx.caller) return sql`false`;
-    return or(eq(t.userId!, ctx.caller.id), inManagedEvent(ctx.caller, t.eventId!));
+    return and(inLiveEvent(t.eventId!), or(eq(t.userId!, ctx.caller.id), inManagedEvent(ctx.caller, t.eventId!)));
   },
+  // The orders of a deleted event go with it.
+  existsFor: (_ctx, t) => inLiveEvent(t.eventId!),
   list: loggedIn,
   async read(ctx, row) {
     const caller = loggedIn(ctx);

@@ -29,7 +29,8 @@ export const pageResource = defineResource({
       schema: Type.String({
         minLength: 1,
         maxLength: 2048,
-        pattern: '^(/[^\\s]*|https?://[^\\s]+)$',
+        // `//host` and `/\host` lead browsers to another site: a site path's second character is neither.
+        pattern: '^(/(?![/\\\\])[^\\s]*|https?://[^\\s]+)$',
         description: 'a site path such as /terms, or an http(s) URL',
       }),
       required: true,

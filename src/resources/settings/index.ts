@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { settings } from '../../../db/schema/index.js';
 import { isStaff, requireStaff } from '../../auth/caller.js';
-import { conflict, unprocessable } from '../../jsonapi/errors.js';
+import { badRequest, conflict, unprocessable } from '../../jsonapi/errors.js';
 import { operation } from '../../jsonapi/routes.js';
 import { jsonapiMember as jsonapi } from '../../jsonapi/schemas.js';
 import { API_PREFIX } from '../../jsonapi/serialize.js';
@@ -51,13 +51,31 @@ const SettingUpdateRequest = Type.Object(
   { $id: 'SettingUpdateRequest', additionalProperties: false },
 );
 
+const SettingQuery = Type.Object(
+  { 'fields[setting]': Type.Optional(Type.String({ maxLength: 2000, description: 'comma-separated attributes to return' })) },
+  { additionalProperties: false },
+);
+
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'any id: there is one record, id 1' }) });
 
 type Row = typeof settings.$inferSelect;
 
+const ALL_FIELDS = [...Object.keys(PUBLIC_FIELDS), ...Object.keys(ADMIN_FIELDS)];
+
+/** The attributes `fields[setting]` asks for (all without it); 400 for names the settings do not have. */
+function sparse(request: FastifyRequest): Set<string> | undefined {
+  const raw = (request.query as { 'fields[setting]'?: string } | undefined)?.['fields[setting]'];
+  if (raw === undefined) return undefined;
+  const names = raw.split(',').filter((n) => n !== '');
+  const unknown = names.find((n) => !ALL_FIELDS.includes(n));
+  if (unknown !== undefined) throw badRequest(`Unknown field "${unknown}" of setting`, 'fields[setting]');
+  return new Set(names);
+}
+
 /** The document a caller may see: the full variant for staff, the limited one for everyone else. */
 function documentFor(request: FastifyRequest, row: Row) {
-  const wires = isStaff(request.caller) ? [...Object.keys(PUBLIC_FIELDS), ...Object.keys(ADMIN_FIELDS)] : Object.keys(PUBLIC_FIELDS);
+  const only = sparse(request);
+  const wires = (isStaff(request.caller) ? ALL_FIELDS : Object.keys(PUBLIC_FIELDS)).filter((w) => !only || only.has(w));
   const attributes = Object.fromEntries(wires.map((w) => [w, row[columnOf(w) as keyof Row]]));
   return { data: { type: 'setting', id: '1', attributes, links: { self: SELF } }, links: { self: SELF }, jsonapi };
 }
@@ -85,7 +103,15 @@ export default async function settingsRoutes(app: FastifyInstance) {
 
   app.get(
     `${API_PREFIX}/settings`,
-    operation({ tag: TAG, operationId: 'getSettings', summary: 'The settings', description, success, errors: [401, 406] }),
+    operation({
+      tag: TAG,
+      operationId: 'getSettings',
+      summary: 'The settings',
+      description,
+      querystring: SettingQuery,
+      success,
+      errors: [400, 401, 406],
+    }),
     async (request) => documentFor(request, await read()),
   );
   app.get(
@@ -96,6 +122,7 @@ export default async function settingsRoutes(app: FastifyInstance) {
       summary: 'The settings (any id names record 1)',
       description,
       params: Params,
+      querystring: SettingQuery,
       success,
       errors: [400, 401, 406],
     }),
@@ -111,6 +138,7 @@ export default async function settingsRoutes(app: FastifyInstance) {
         'Administrators only. Changes the given attributes of record 1 and answers the full variant. S3 storage ' +
         'needs a bucket and keys, SMTP mail a host (422 otherwise).',
       params: Params,
+      querystring: SettingQuery,
       body: Type.Ref(SettingUpdateRequest),
       success: { 200: Type.Ref(SettingDocument, { description: 'The settings after the change' }) },
       errors: [400, 401, 403, 406, 409, 415, 422],

@@ -1,0 +1,247 @@
+/**
+ * Orders: create, the status rules (organizers only), the buyer's limited right to change an open
+ * order, delete by admins only (soft), the immutable event, the read-only user and identifier, and
+ * sorting and filtering of order lists.
+ */
+import t, { type Test } from 'tap';
+import { buildTestApp, call } from '../helpers/app.js';
+import { buildWorld, create, eventAttributes, rel, snapshotOf } from '../helpers/events.js';
+import { expectError, seedUser } from '../helpers/users.js';
+
+const { app } = await buildTestApp(t);
+const world = await buildWorld(app);
+const { cast } = world;
+const buyer = await seedUser(app);
+const pub = world.published.event;
+const snapshot = snapshotOf(app, ['orders']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const post = (token: string | undefined, attributes: Record<string, unknown>, relationships: Record<string, unknown> = { event: rel('event', pub) }) =>
+  call(app, { method: 'POST', url: '/v1/orders', token, body: { data: { type: 'order', attributes, relationships } } });
+const patch = (token: string, id: string, attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
+  call(app, { method: 'PATCH', url: `/v1/orders/${id}`, token, body: { data: { type: 'order', id, attributes, ...(relationships ? { relationships } : {}) } } });
+const newOrder = (token = buyer.token, attributes: Record<string, unknown> = {}, event = pub) =>
+  create(app, token, 'orders', 'order', attributes, { event: rel('event', event) });
+const row = async (id: string) => (await app.sql`select * from orders where id = ${Number(id)}`)[0]!;
+/** A timestamp taken between `from` and now (a few seconds of slack for clocks). */
+const recent = (t: Test, value: unknown, from: number, what: string) => {
+  const at = Date.parse(String(value));
+  t.ok(at >= from - 5000 && at <= Date.now() + 5000, `${what} is about now (${String(value)})`);
+};
+
+t.test('a user creates an order: defaults, generated identifier, the caller as buyer, attendees trimmed', async (t) => {
+  const from = Date.now();
+  const res = await post(buyer.token, { attendees: [{ name: '  Ada Lovelace ', email: ' ada@example.org  ' }] });
+  t.equal(res.status, 201);
+  const { id } = res.body.data;
+  t.equal(res.headers.location, `/v1/orders/${id}`, 'Location');
+  t.match(res.body.data.attributes.identifier, UUID, 'identifier is a uuid');
+  t.strictSame(
+    { ...res.body.data.attributes, identifier: 'x', 'created-at': 'x' },
+    {
+      identifier: 'x',
+      amount: 0,
+      status: 'initializing',
+      'payment-mode': 'free',
+      attendees: [{ name: 'Ada Lovelace', email: 'ada@example.org' }],
+      'completed-at': null,
+      'created-at': 'x',
+      'deleted-at': null,
+    },
+    'every attribute, with its default',
+  );
+  recent(t, res.body.data.attributes['created-at'], from, 'created-at');
+  t.same(res.body.data.relationships.user.data, { type: 'user', id: buyer.id }, 'the buyer is the caller');
+  t.same(res.body.data.relationships.event.data, { type: 'event', id: pub });
+  const stored = await row(id);
+  t.match(stored, { user_id: Number(buyer.id), event_id: Number(pub), status: 'initializing', payment_mode: 'free', completed_at: null });
+  t.same(stored.attendees, [{ name: 'Ada Lovelace', email: 'ada@example.org' }], 'stored trimmed');
+  const again = await call(app, { url: `/v1/orders/${id}`, token: buyer.token });
+  t.same(again.body.data, res.body.data, 'read back the same');
+});
+
+t.test('the amount is stored to cents', async (t) => {
+  for (const [sent, kept] of [[19.999, 20], [0.004, 0], [12.345, 12.35], [9_999_999_999.99, 9_999_999_999.99]] as const) {
+    const res = await post(buyer.token, { amount: sent });
+    t.equal(res.status, 201, `amount ${sent}`);
+    t.strictSame(res.body.data.attributes.amount, kept, `${sent} answered as the number ${kept}`);
+    t.equal(String((await row(res.body.data.id)).amount), kept.toFixed(2), `${sent} stored as ${kept.toFixed(2)}`);
+    const read = await call(app, { url: `/v1/orders/${res.body.data.id}`, token: buyer.token });
+    t.strictSame(read.body.data.attributes.amount, kept, 'read back as a number');
+  }
+});
+
+t.test('status on create: organizers and admins only', async (t) => {
+  const before = await snapshot();
+  for (const status of ['completed', 'initializing']) {
+    expectError(t, await post(buyer.token, { status }), 403, { pointer: '/data/attributes/status' });
+  }
+  t.same(await snapshot(), before, 'nothing written');
+  for (const who of ['owner', 'organizer', 'coorganizer', 'admin'] as const) {
+    const from = Date.now();
+    const res = await post(cast[who].token, { status: 'completed', 'payment-mode': 'bank' });
+    t.equal(res.status, 201, `${who} creates a completed order`);
+    t.match(res.body.data.attributes, { status: 'completed', 'payment-mode': 'bank' });
+    recent(t, res.body.data.attributes['completed-at'], from, `${who}: completed-at`);
+    t.same(res.body.data.relationships.user.data, { type: 'user', id: cast[who].id }, `${who} is the buyer`);
+  }
+  const placed = await post(cast.organizer.token, { status: 'placed' });
+  t.equal(placed.body.data.attributes['completed-at'], null, 'another status leaves completed-at empty');
+});
+
+t.test('the organizer completes an order: completed-at set once', async (t) => {
+  const id = await newOrder();
+  const from = Date.now();
+  const res = await patch(cast.organizer.token, id, { status: 'completed' });
+  t.equal(res.status, 200);
+  recent(t, res.body.data.attributes['completed-at'], from, 'completed-at');
+  const first = res.body.data.attributes['completed-at'];
+  await app.sql`update orders set completed_at = now() - interval '1 day' where id = ${Number(id)}`;
+  const [aged] = await app.sql`select (extract(epoch from completed_at) * 1000)::float8 as ms from orders where id = ${Number(id)}`;
+  const again = await patch(cast.coorganizer.token, id, { status: 'completed', amount: 5 });
+  t.equal(again.status, 200);
+  t.equal(Date.parse(again.body.data.attributes['completed-at']), Number(aged!.ms), 'completing again keeps the first completed-at');
+  t.not(again.body.data.attributes['completed-at'], first);
+  t.equal(again.body.data.attributes.amount, 5);
+});
+
+t.test('the buyer changes an open order, never its status; others may not change it', async (t) => {
+  const id = await newOrder();
+  const attendees = [{ name: 'Grace', email: 'grace@example.org' }];
+  const ok = await patch(buyer.token, id, { attendees, 'payment-mode': 'paypal' });
+  t.equal(ok.status, 200, 'initializing: the buyer edits');
+  t.match(ok.body.data.attributes, { attendees, 'payment-mode': 'paypal', status: 'initializing' });
+  let before = await snapshot();
+  expectError(t, await patch(buyer.token, id, { status: 'completed' }), 403, { pointer: '/data/attributes/status' });
+  expectError(t, await patch(buyer.token, id, { status: 'initializing', amount: 1 }), 403, { pointer: '/data/attributes/status' });
+  for (const who of [cast.other, cast.speaker]) expectError(t, await patch(who.token, id, { amount: 1 }), 403);
+  expectError(t, await call(app, { method: 'PATCH', url: `/v1/orders/${id}`, body: { data: { type: 'order', id, attributes: {} } } }), 401);
+  t.same(await snapshot(), before, 'nothing written');
+
+  t.equal((await patch(cast.organizer.token, id, { status: 'pending' })).status, 200, 'organizer sets pending');
+  t.equal((await patch(buyer.token, id, { amount: 3 })).status, 200, 'pending: the buyer still edits');
+  t.equal((await patch(cast.organizer.token, id, { status: 'placed' })).status, 200, 'organizer sets placed');
+  before = await snapshot();
+  const late = await patch(buyer.token, id, { attendees: [] });
+  expectError(t, late, 403);
+  t.same(await snapshot(), before, 'placed: the buyer changes nothing');
+  t.match((await row(id)).attendees, attendees);
+});
+
+t.test('delete: admins only, a soft delete after which the order is gone', async (t) => {
+  const id = await newOrder();
+  const identifier = (await row(id)).identifier as string;
+  const before = await snapshot();
+  for (const who of [buyer, cast.owner, cast.organizer, cast.coorganizer]) {
+    expectError(t, await call(app, { method: 'DELETE', url: `/v1/orders/${id}`, token: who.token }), 403);
+  }
+  expectError(t, await call(app, { method: 'DELETE', url: `/v1/orders/${id}` }), 401);
+  t.same(await snapshot(), before, 'nothing written');
+  const del = await call(app, { method: 'DELETE', url: `/v1/orders/${id}`, token: cast.admin.token });
+  t.equal(del.status, 200);
+  t.same(del.body, { meta: { message: 'Object successfully deleted' }, jsonapi: { version: '1.0' } });
+  t.not((await row(id)).deleted_at, null, 'kept with deleted_at set');
+  for (const who of [buyer, cast.organizer, cast.admin]) {
+    for (const url of [`/v1/orders/${id}`, `/v1/orders/${identifier}`, `/v1/orders/${id}/relationships/event`]) {
+      expectError(t, await call(app, { url, token: who.token }), 404, { detail: 'Object not found.' });
+    }
+  }
+  const lists = [['/v1/orders', cast.admin], ['/v1/orders', buyer], [`/v1/events/${pub}/orders`, cast.organizer], [`/v1/users/${buyer.id}/orders`, buyer]] as const;
+  for (const [url, who] of lists) {
+    const res = await call(app, { url: `${url}?page[size]=100`, token: who.token });
+    t.equal(res.status, 200);
+    t.notOk(res.body.data.some((d: { id: string }) => d.id === id), `gone from ${url}`);
+  }
+  const inc = await call(app, { url: `/v1/events/${pub}?include=orders`, token: cast.admin.token });
+  t.notOk(inc.body.included.some((r: { type: string; id: string }) => r.type === 'order' && r.id === id), 'and from includes');
+  expectError(t, await call(app, { method: 'DELETE', url: `/v1/orders/${id}`, token: cast.admin.token }), 404, {});
+  expectError(t, await patch(cast.admin.token, id, { amount: 1 }), 404);
+});
+
+t.test('an event the buyer cannot see, or that is gone, is not found', async (t) => {
+  const gone = await create(app, cast.owner.token, 'events', 'event', eventAttributes('Gone Fair'));
+  t.equal((await call(app, { method: 'DELETE', url: `/v1/events/${gone}`, token: cast.owner.token })).status, 200);
+  const before = await snapshot();
+  for (const event of [world.draft.event, gone, '424242']) {
+    for (const who of [buyer, cast.other]) {
+      expectError(t, await post(who.token, {}, { event: rel('event', event) }), 404, { detail: `Related event "${event}" not found` });
+    }
+  }
+  expectError(t, await post(cast.admin.token, {}, { event: rel('event', gone) }), 404);
+  t.same(await snapshot(), before, 'nothing written');
+  const draftOrder = await post(cast.coorganizer.token, {}, { event: rel('event', world.draft.event) });
+  t.equal(draftOrder.status, 201, "the draft's coorganizer may order for it");
+});
+
+t.test('the event is immutable, the user and identifier are read-only', async (t) => {
+  const id = await newOrder();
+  const other = await create(app, cast.owner.token, 'events', 'event', eventAttributes('Another Fair'));
+  const before = await snapshot();
+  const event = '/data/relationships/event';
+  for (const who of [buyer, cast.organizer, cast.admin]) {
+    expectError(t, await patch(who.token, id, {}, { event: rel('event', other) }), 422, { pointer: event });
+  }
+  const linkage = (token: string, name: string, data: unknown) =>
+    call(app, { method: 'PATCH', url: `/v1/orders/${id}/relationships/${name}`, token, body: { data } });
+  expectError(t, await linkage(cast.organizer.token, 'event', { type: 'event', id: other }), 422, { pointer: event });
+  expectError(t, await linkage(cast.organizer.token, 'event', null), 422, { pointer: '/data' });
+  // Read-only relationships: refused in documents (422 at the member) as events refuse `owner`, and
+  // their relationship endpoint allows only reads (405).
+  const user = '/data/relationships/user';
+  expectError(t, await patch(buyer.token, id, {}, { user: rel('user', cast.other.id) }), 422, { pointer: user });
+  expectError(t, await patch(cast.admin.token, id, {}, { user: rel('user', buyer.id) }), 422, { pointer: user });
+  expectError(t, await post(buyer.token, {}, { event: rel('event', pub), user: rel('user', cast.other.id) }), 422, { pointer: user });
+  const put = await linkage(cast.admin.token, 'user', { type: 'user', id: cast.other.id });
+  expectError(t, put, 405);
+  t.match(put.headers.allow, /GET/);
+  t.notMatch(put.headers.allow, /PATCH/);
+  for (const [name, value] of [['identifier', '00000000-0000-4000-8000-000000000000'], ['completed-at', '2030-01-01T00:00:00Z'], ['created-at', '2030-01-01T00:00:00Z']]) {
+    const pointer = `/data/attributes/${name}`;
+    expectError(t, await post(cast.admin.token, { [name]: value }), 422, { pointer });
+    expectError(t, await patch(cast.admin.token, id, { [name]: value }), 422, { pointer });
+  }
+  t.same(await snapshot(), before, 'nothing written');
+  const same = await patch(buyer.token, id, {}, { event: rel('event', pub) });
+  t.equal(same.status, 200, 'naming the same event again is harmless');
+});
+
+t.test('order lists sort by created-at and amount and filter by status', async (t) => {
+  const fair = await create(app, cast.owner.token, 'events', 'event', eventAttributes('Sorting Fair'));
+  const made: Record<string, string> = {};
+  for (const [name, amount, status, day] of [['a', 30, 'completed', 3], ['b', 10, 'pending', 1], ['c', 20, 'completed', 2], ['d', 5, 'cancelled', 4]] as const) {
+    made[name] = await newOrder(cast.owner.token, { amount, status }, fair);
+    await app.sql`update orders set created_at = ${`2030-01-0${day}T00:00:00Z`} where id = ${Number(made[name])}`;
+  }
+  const order = (names: string) => [...names].map((n) => made[n]);
+  const list = async (query: string) => {
+    const res = await call(app, { url: `/v1/events/${fair}/orders?${query}`, token: cast.owner.token });
+    t.equal(res.status, 200, query);
+    return res.body.data.map((d: { id: string }) => d.id);
+  };
+  t.same(await list('sort=created-at'), order('bcad'));
+  t.same(await list('sort=-created-at'), order('dacb'));
+  t.same(await list('sort=amount'), order('dbca'));
+  t.same(await list('sort=-amount'), order('acbd'));
+  const completed = encodeURIComponent('[{"name":"status","op":"eq","val":"completed"}]');
+  t.same(await list(`filter=${completed}&sort=amount`), order('ca'));
+  const all = await call(app, { url: `/v1/orders?filter=${completed}&sort=-amount&page[size]=100`, token: cast.owner.token });
+  t.ok(all.body.data.every((d: { attributes: { status: string } }) => d.attributes.status === 'completed'), '/v1/orders filtered');
+  const amounts = all.body.data.map((d: { attributes: { amount: number } }) => d.attributes.amount);
+  t.same(amounts, [...amounts].sort((a: number, b: number) => b - a), '/v1/orders sorted by -amount');
+  t.equal(all.body.meta.count, all.body.data.length);
+  expectError(t, await call(app, { url: `/v1/orders?sort=bogus`, token: cast.owner.token }), 400, { parameter: 'sort' });
+});
+
+t.test('the orders of a deleted event vanish with it, as every record under an event does', async (t) => {
+  const doomed = await create(app, cast.owner.token, 'events', 'event', eventAttributes('Doomed Fair'));
+  const id = await newOrder(buyer.token, {}, doomed);
+  t.equal((await call(app, { method: 'DELETE', url: `/v1/events/${doomed}`, token: cast.owner.token })).status, 200);
+  for (const who of [buyer, cast.owner, cast.admin]) {
+    expectError(t, await call(app, { url: `/v1/orders/${id}`, token: who.token }), 404);
+    expectError(t, await patch(who.token, id, { amount: 1 }), 404);
+    const mine = await call(app, { url: '/v1/orders?page[size]=100', token: who.token });
+    t.notOk(mine.body.data.some((d: { id: string }) => d.id === id), 'gone from /v1/orders');
+  }
+  const bought = await call(app, { url: `/v1/users/${buyer.id}/orders?page[size]=100`, token: buyer.token });
+  t.notOk(bought.body.data.some((d: { id: string }) => d.id === id), "gone from the buyer's orders");
+});

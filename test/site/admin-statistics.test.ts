@@ -1,0 +1,119 @@
+import t from 'tap';
+import { assertDocument, buildTestApp, call } from '../helpers/app.js';
+import { buildWorld, create, eventAttributes } from '../helpers/events.js';
+import { expectError, seedUser } from '../helpers/users.js';
+
+const { app } = await buildTestApp(t);
+const world = await buildWorld(app);
+const [user, admin, superAdmin] = [await seedUser(app), await seedUser(app, { admin: true }), await seedUser(app, { superAdmin: true })];
+
+const MAILS = '/v1/admin/statistics/mails';
+const SESSIONS = '/v1/admin/statistics/sessions';
+/** As the admin unless told; `null`: anonymous. */
+const get = (url: string, token: string | null = admin.token) => call(app, { url, token: token ?? undefined });
+
+const mailDocument = (attributes: Record<string, number>) => ({
+  data: { type: 'admin-statistics-mail', id: '1', attributes, links: { self: MAILS } },
+  links: { self: MAILS },
+  jsonapi: { version: '1.0' },
+});
+const sessionDocument = (attributes: Record<string, number>) => ({
+  data: { type: 'admin-statistics-session', id: '1', attributes, links: { self: SESSIONS } },
+  links: { self: SESSIONS },
+  jsonapi: { version: '1.0' },
+});
+
+t.test('permissions: anonymous 401, user 403, admin and super admin 200', async (t) => {
+  for (const url of [MAILS, SESSIONS]) {
+    expectError(t, await get(url, null), 401);
+    expectError(t, await get(url, user.token), 403, { detail: 'Admin access is required' });
+    assertDocument(t, await get(url, admin.token), 200);
+    assertDocument(t, await get(url, superAdmin.token), 200);
+  }
+});
+
+t.test('mail statistics count real sends by their sent_at window; pending and failed mails do not count', async (t) => {
+  const zero = { 'one-day': 0, 'three-days': 0, 'seven-days': 0, 'thirty-days': 0 };
+  const empty = await get(MAILS);
+  assertDocument(t, empty, 200);
+  t.strictSame(empty.body, mailDocument(zero), 'nothing sent yet');
+
+  const ids: number[] = [];
+  for (const n of [1, 2, 3, 4, 5]) {
+    const result = await app.mailer.send({ to: { address: `r${n}@example.org` }, subject: `Mail ${n}`, action: 'test-mail', text: 'x' });
+    t.equal(result.status, 'sent', `mail ${n} written to the outbox`);
+    ids.push(result.id);
+  }
+  t.strictSame((await get(MAILS)).body, mailDocument({ 'one-day': 5, 'three-days': 5, 'seven-days': 5, 'thirty-days': 5 }), 'all sent now');
+
+  const ages = ['1 hour', '2 days', '5 days', '20 days', '40 days'];
+  for (const [i, age] of ages.entries()) {
+    await app.sql`update mails set sent_at = now() - ${age}::interval where id = ${ids[i]!}`;
+  }
+  // Recorded, but not sent: never counted, whatever their time stamps.
+  await app.sql`
+    insert into mails (recipient, subject, action, status, attempts, last_error, raw, sent_at) values
+      ('p@example.org', 'Pending', 'test-mail', 'pending', 1, 'refused', ${Buffer.from('raw')}, now()),
+      ('f@example.org', 'Failed', 'test-mail', 'failed', 3, 'refused', null, now() - interval '1 hour')`;
+
+  const res = await get(MAILS);
+  assertDocument(t, res, 200);
+  t.strictSame(res.body, mailDocument({ 'one-day': 1, 'three-days': 2, 'seven-days': 3, 'thirty-days': 4 }));
+  t.strictSame((await get(MAILS, superAdmin.token)).body, res.body, 'the same for a super admin');
+});
+
+t.test('session statistics count live sessions by state', async (t) => {
+  const initial = await get(SESSIONS);
+  assertDocument(t, initial, 200);
+  // buildWorld: one accepted session in the published event and one in the draft event.
+  t.strictSame(initial.body, sessionDocument({ confirmed: 0, accepted: 2, submitted: 0, draft: 0, rejected: 0, pending: 0 }));
+
+  const live = [world.published.event, world.draft.event];
+  const states = ['confirmed', 'confirmed', 'confirmed', 'submitted', 'draft', 'draft', 'rejected', 'pending', 'canceled', 'withdrawn'];
+  for (const [i, state] of states.entries()) {
+    await app.sql`insert into sessions (event_id, title, state) values (${live[i % 2]!}, ${`Session ${i}`}, ${state})`;
+  }
+  // The published event's original session moves from accepted to rejected.
+  await app.sql`update sessions set state = 'rejected' where id = ${world.published.session}`;
+  // A soft-deleted session, and a live session of a soft-deleted event: neither counts.
+  await app.sql`insert into sessions (event_id, title, state, deleted_at) values (${world.published.event}, 'Deleted', 'confirmed', now())`;
+  const gone = await create(app, world.cast.owner.token, 'events', 'event', eventAttributes('Gone Event'));
+  await app.sql`insert into sessions (event_id, title, state) values (${gone}, 'Of a deleted event', 'confirmed')`;
+  await app.sql`insert into sessions (event_id, title, state) values (${gone}, 'Of a deleted event', 'accepted')`;
+  const expected = { confirmed: 3, accepted: 1, submitted: 1, draft: 2, rejected: 2, pending: 1 };
+
+  const beforeDelete = (await get(SESSIONS)).body.data.attributes;
+  t.strictSame(beforeDelete, { ...expected, confirmed: 4, accepted: 2 }, 'the event still counts before it is deleted');
+  await app.sql`update events set deleted_at = now() where id = ${gone}`;
+
+  const res = await get(SESSIONS);
+  assertDocument(t, res, 200);
+  t.strictSame(res.body, sessionDocument(expected));
+});
+
+t.test('the filter forms and other query parameters', async (t) => {
+  for (const url of [MAILS, SESSIONS]) {
+    const plain = await get(url);
+    assertDocument(t, plain, 200);
+    for (const val of [1, '"1"']) {
+      const filter = encodeURIComponent(`[{"name":"id","op":"eq","val":${val}}]`);
+      const res = await get(`${url}?filter=${filter}`);
+      assertDocument(t, res, 200);
+      t.strictSame(res.body, plain.body, `${url} filter val ${val}: the same document`);
+    }
+    expectError(t, await get(`${url}?filter=${encodeURIComponent('[{"name":"id","op":"eq","val":2}]')}`), 404);
+    expectError(t, await get(`${url}?filter=${encodeURIComponent('[{"name":"id","op":"eq","val":"2"}]')}`), 404);
+    for (const bad of [
+      '[{"name":"state","op":"eq","val":1}]',
+      '[{"name":"id","op":"ne","val":1}]',
+      '[{"name":"id","op":"eq"}]',
+      '[{"name":"id","op":"eq","val":null}]',
+      'not json',
+      '{"name":"id"',
+    ]) {
+      expectError(t, await get(`${url}?filter=${encodeURIComponent(bad)}`), 400, { parameter: 'filter' });
+    }
+    expectError(t, await get(`${url}?unknown=1`), 400, { parameter: 'unknown' });
+    expectError(t, await get(`${url}?page%5Bsize%5D=1`), 400, { parameter: 'page[size]' });
+  }
+});

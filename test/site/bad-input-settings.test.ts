@@ -1,0 +1,183 @@
+/**
+ * Bad input to PATCH /v1/settings/{id}, sent by an administrator so only validation decides: each
+ * answer is a 4xx error document with the expected status and source, never a 500, and the settings
+ * row is unchanged. Then valid S3 and SMTP configurations are accepted, and a change that would
+ * leave them incomplete is refused against the stored values.
+ */
+import t from 'tap';
+import { buildTestApp, call } from '../helpers/app.js';
+import { expectRefused, snapshotOf, type RefusedCase } from '../helpers/events.js';
+import { seedUser } from '../helpers/users.js';
+
+const { app } = await buildTestApp(t);
+const admin = await seedUser(app, { admin: true });
+const snapshot = snapshotOf(app, ['settings']);
+
+const at = (name: string) => `/data/attributes/${name}`;
+/** A PATCH body (a string is sent as is) with these headers. */
+const send = (body: unknown, headers: Record<string, string> = {}, path = '1') =>
+  call(app, { method: 'PATCH', url: `/v1/settings/${path}`, token: admin.token, body, headers });
+const withAttributes = (attributes: Record<string, unknown>) => ({ data: { type: 'setting', id: '1', attributes } });
+
+/** [attribute, value, what]: refused with 422 pointing at the attribute. */
+const WRONG: [string, unknown, string][] = [
+  // unknown attributes
+  ['favourite-colour', 'red', 'an unknown attribute'],
+  ['id', '1', 'id among the attributes'],
+  ['smtpPassword', 'x', 'a column name instead of the wire name'],
+  // wrong types, per kind of field
+  ['app-name', 42, 'a number for a string'],
+  ['tagline', true, 'a boolean for a nullable string'],
+  ['s3-region', {}, 'an object for a string'],
+  ['smtp-username', ['a'], 'an array for a string'],
+  ['frontend-url', 42, 'a number for a URL'],
+  ['large-image-width', '1300', 'a numeric string for an integer'],
+  ['smtp-port', '587', 'a numeric string for the port'],
+  ['icon-image-height', true, 'a boolean for an integer'],
+  ['image-keep-aspect', 'true', 'a string for a boolean'],
+  ['image-keep-aspect', 1, 'a number for a boolean'],
+  ['storage-place', 1, 'a number for an enum'],
+  ['smtp-encryption', true, 'a boolean for an enum'],
+  ['email-service', 0, 'a number for the nullable enum'],
+  // null where no null is allowed
+  ['app-name', null, 'app-name cleared'],
+  ['large-image-width', null, 'an image size cleared'],
+  ['image-keep-aspect', null, 'image-keep-aspect cleared'],
+  ['storage-place', null, 'storage-place cleared'],
+  ['smtp-encryption', null, 'smtp-encryption cleared'],
+  // ranges and lengths
+  ['app-name', '', 'an empty app-name'],
+  ['app-name', 'a'.repeat(256), 'app-name over 255'],
+  ['tagline', 't'.repeat(256), 'tagline over 255'],
+  ['large-image-width', 0, 'width 0'],
+  ['large-image-width', -1, 'width -1'],
+  ['large-image-width', 10_001, 'width 10001'],
+  ['large-image-width', 1.5, 'a fractional width'],
+  ['thumbnail-image-height', 0, 'thumbnail height 0'],
+  ['icon-image-width', 10_001, 'icon width 10001'],
+  ['smtp-port', 0, 'port 0'],
+  ['smtp-port', 65_536, 'port 65536'],
+  ['smtp-port', 25.5, 'a fractional port'],
+  // values outside the choices
+  ['storage-place', 'ftp', 'storage-place ftp'],
+  ['storage-place', 'S3', 'storage-place in capitals'],
+  ['smtp-encryption', 'starttls', 'smtp-encryption starttls'],
+  ['email-service', 'sendgrid', 'email-service sendgrid'],
+  ['email-service', '', 'an empty email-service'],
+  // formats
+  ['email-from', 'not-an-email', 'an email-from without @'],
+  ['email-from', 'a@b', 'an email-from without a domain'],
+  ['email-from', 'a@example.com\r\nBcc: x@example.com', 'an email-from with a header injected'],
+  ['s3-bucket', 'Bad_Bucket', 'a bucket with capitals and underscore'],
+  ['s3-bucket', 'ab', 'a bucket of two characters'],
+  ['s3-bucket', 'b'.repeat(64), 'a bucket of 64 characters'],
+  ['smtp-host', 'bad host', 'a host with a blank'],
+  ['smtp-host', 'mail.example.com;rm -rf', 'a host with shell characters'],
+  ['frontend-url', 'ftp://example.com', 'an ftp URL'],
+  ['support-url', 'javascript:alert(1)', 'a javascript: URL'],
+  ['facebook-url', 'not a url', 'not a URL'],
+  ['twitter-url', '//twitter.com/x', 'a scheme-relative URL'],
+  ['s3-endpoint', 'file:///etc/passwd', 'a file: endpoint'],
+  ['github-url', `https://example.com/${'x'.repeat(2048)}`, 'a URL over 2048 characters'],
+];
+
+/** Settings a service cannot run with, refused with 422 at the first missing field. */
+const INCOMPLETE: [Record<string, unknown>, string, string][] = [
+  [{ 'storage-place': 's3' }, 's3-bucket', 's3 without bucket or keys'],
+  [{ 'storage-place': 's3', 's3-bucket': 'media-bucket' }, 's3-access-key', 's3 without keys'],
+  [{ 'storage-place': 's3', 's3-bucket': 'media-bucket', 's3-access-key': 'AKIA' }, 's3-secret-key', 's3 without the secret'],
+  [{ 'storage-place': 's3', 's3-bucket': 'media-bucket', 's3-access-key': '', 's3-secret-key': 'k' }, 's3-access-key', 's3 with an empty key'],
+  [{ 'email-service': 'smtp' }, 'smtp-host', 'smtp without a host'],
+  [{ 'email-service': 'smtp', 'smtp-host': null, 'smtp-port': 25 }, 'smtp-host', 'smtp with the host cleared'],
+];
+
+t.test('bad attribute values: 422 at the attribute, nothing written', async (t) => {
+  const cases: RefusedCase<unknown>[] = [
+    ...WRONG.map(([name, value, what]): RefusedCase<unknown> => [`${name}: ${what}`, withAttributes({ [name]: value }), 422, at(name)]),
+    ...INCOMPLETE.map(([attributes, missing, what]): RefusedCase<unknown> => [what, withAttributes(attributes), 422, at(missing)]),
+  ];
+  await expectRefused(t, cases, (body) => send(body), snapshot, await snapshot());
+});
+
+t.test('bad documents: the right status and pointer, nothing written', async (t) => {
+  const cases: RefusedCase<unknown>[] = [
+    ['missing data', {}, 422, '/data'],
+    ['data null', { data: null }, 422, '/data'],
+    ['data an array', { data: [{ type: 'setting', id: '1', attributes: {} }] }, 422, '/data'],
+    ['missing type', { data: { id: '1', attributes: { tagline: 'x' } } }, 422, '/data/type'],
+    ['type settings', { data: { type: 'settings', id: '1', attributes: { tagline: 'x' } } }, 409, '/data/type'],
+    ['type page', { data: { type: 'page', id: '1', attributes: { tagline: 'x' } } }, 409, '/data/type'],
+    ['missing id', { data: { type: 'setting', attributes: { tagline: 'x' } } }, 422, '/data/id'],
+    ['a numeric id', { data: { type: 'setting', id: 1, attributes: { tagline: 'x' } } }, 422, '/data/id'],
+    ['another id', { data: { type: 'setting', id: '2', attributes: { tagline: 'x' } } }, 409, '/data/id'],
+    ['attributes not an object', { data: { type: 'setting', id: '1', attributes: 'x' } }, 422, '/data/attributes'],
+    [
+      'client-sent relationships',
+      { data: { type: 'setting', id: '1', attributes: { tagline: 'x' }, relationships: { owner: { data: { type: 'user', id: admin.id } } } } },
+      422,
+      '/data/relationships',
+    ],
+    ['an unknown data member', { data: { type: 'setting', id: '1', attributes: { tagline: 'x' }, secret: 1 } }, 422, '/data/secret'],
+    ['malformed JSON', '{"data": {"type": "setting",', 400],
+    ['an empty body', '', 400],
+    ['a JSON string', '"settings"', 422, ''],
+  ];
+  await expectRefused(t, cases, (body) => send(body), snapshot, await snapshot());
+});
+
+t.test('wrong content types: 415, nothing written', async (t) => {
+  const body = JSON.stringify(withAttributes({ tagline: 'x' }));
+  const cases: RefusedCase<string>[] = [
+    ['application/json', 'application/json', 415],
+    ['a media type parameter', 'application/vnd.api+json; charset=utf-8', 415],
+    ['text/plain', 'text/plain', 415],
+    ['form data', 'application/x-www-form-urlencoded', 415],
+  ];
+  await expectRefused(t, cases, (type) => send(body, { 'content-type': type }), snapshot, await snapshot());
+});
+
+t.test('a complete S3 configuration is accepted; removing a part of it later is refused', async (t) => {
+  const s3 = {
+    'storage-place': 's3',
+    's3-endpoint': 'https://s3.eu-central-1.example.com',
+    's3-bucket': 'open-event-media',
+    's3-region': 'eu-central-1',
+    's3-access-key': 'AKIAEXAMPLE',
+    's3-secret-key': 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  };
+  const res = await send(withAttributes(s3), {}, '1');
+  t.equal(res.status, 200, `accepted: ${JSON.stringify(res.body?.errors ?? [])}`);
+  t.match(res.body.data.attributes, s3, 'answered');
+  const [row] = await app.sql`select storage_place, s3_endpoint, s3_bucket, s3_region, s3_access_key, s3_secret_key from settings`;
+  t.strictSame({ ...row }, {
+    storage_place: 's3', s3_endpoint: s3['s3-endpoint'], s3_bucket: s3['s3-bucket'], s3_region: s3['s3-region'],
+    s3_access_key: s3['s3-access-key'], s3_secret_key: s3['s3-secret-key'],
+  }, 'stored');
+  const cases: RefusedCase<Record<string, unknown>>[] = [
+    ['the secret cleared', { 's3-secret-key': null }, 422, at('s3-secret-key')],
+    ['the bucket cleared', { 's3-bucket': null }, 422, at('s3-bucket')],
+    ['the access key emptied', { 's3-access-key': '' }, 422, at('s3-access-key')],
+  ];
+  await expectRefused(t, cases, (attributes) => send(withAttributes(attributes)), snapshot, await snapshot());
+  const back = await send(withAttributes({ 'storage-place': 'local', 's3-secret-key': null }));
+  t.equal(back.status, 200, 'back to local storage, the secret may go');
+  t.match(back.body.data.attributes, { 'storage-place': 'local', 's3-secret-key': null });
+});
+
+t.test('a complete SMTP configuration is accepted; clearing its host later is refused', async (t) => {
+  const smtp = {
+    'email-service': 'smtp', 'smtp-host': 'mail.example.com', 'smtp-port': 465, 'smtp-encryption': 'ssl',
+    'smtp-username': 'mailer', 'smtp-password': 'p4ss', 'email-from': '  events@example.com ', 'email-from-name': 'Open Event',
+  };
+  const res = await send(withAttributes(smtp));
+  t.equal(res.status, 200, `accepted: ${JSON.stringify(res.body?.errors ?? [])}`);
+  t.match(res.body.data.attributes, { ...smtp, 'email-from': 'events@example.com' }, 'answered, the address trimmed');
+  t.equal((await app.sql`select email_from from settings`)[0]!.email_from, 'events@example.com', 'stored trimmed');
+  await expectRefused(
+    t,
+    [['the host cleared', { 'smtp-host': null }, 422, at('smtp-host')]],
+    (attributes) => send(withAttributes(attributes)),
+    snapshot,
+    await snapshot(),
+  );
+});
