@@ -87,6 +87,7 @@ t.test('who may send it: buyer, organizers, coorganizers, admins; 403 for others
 t.test('refusals', async (t) => {
   const open = await order(t);
   const before = await app.sql`select count(*)::int as n from mails`;
+  expectError(t, await sendReceipt(undefined, {}), 401, { detail: 'Authentication is required' });
   const pointer = '/order-identifier';
   expectError(t, await sendReceipt(buyer.token, {}), 422, { pointer });
   expectError(t, await sendReceipt(buyer.token, { 'order-identifier': '' }), 422, { pointer });

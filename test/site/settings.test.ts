@@ -130,6 +130,9 @@ t.test('plain users (403) and anonymous callers (401) change nothing', async (t)
   );
   const res = await patch('user', { 'app-name': 'Hijacked' });
   expectError(t, res, 403, { detail: 'Admin access is required' });
+  // Refused before the body is validated: a non-admin learns nothing about what the settings accept.
+  expectError(t, await patch('user', { 'no-such-field': 1, 'smtp-port': 'x' }), 403, { detail: 'Admin access is required' });
+  expectError(t, await patch('anonymous', { 'no-such-field': 1 }), 401);
 });
 
 t.test('the id in the body against the id in the path', async (t) => {

@@ -29,6 +29,8 @@ export default async function sendReceiptRoute(app: FastifyInstance) {
     `${API_PREFIX}/attendees/send-receipt`,
     {
       onRequest: (request) => app.authenticate(request),
+      // Who calls is settled before what they sent: an anonymous caller gets 401, not a body error.
+      preValidation: async (request) => void loggedIn(request),
       schema: {
         tags: ['Orders'],
         operationId: 'sendReceipt',

@@ -1,17 +1,8 @@
 import { eventTopics } from '../../../db/schema/index.js';
-import { requireStaff } from '../../auth/caller.js';
-import { defineResource, type Policy } from '../../jsonapi/resource.js';
+import { defineResource } from '../../jsonapi/resource.js';
 import { Text } from '../../jsonapi/types.js';
 import { deletedAt, optionalUrl, requiredText } from '../attributes.js';
-
-const topicPolicy: Policy = {
-  scope: () => undefined,
-  list() {},
-  read() {},
-  create: requireStaff,
-  update: requireStaff,
-  delete: requireStaff,
-};
+import { staffWritten } from '../staff-written.js';
 
 /** `Science & Technology` -> `science-technology`. */
 export const slugOf = (name: string) =>
@@ -44,6 +35,6 @@ export const eventTopicResource = defineResource({
       description: 'events of the topic that the caller may see',
     },
   },
-  policy: topicPolicy,
+  policy: staffWritten,
 });
 

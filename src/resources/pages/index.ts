@@ -1,18 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { pages } from '../../../db/schema/index.js';
-import { requireStaff } from '../../auth/caller.js';
-import { defineResource, type Policy } from '../../jsonapi/resource.js';
+import { defineResource } from '../../jsonapi/resource.js';
 import { INT4_MAX } from '../../jsonapi/values.js';
 import { optionalText, requiredText } from '../attributes.js';
-
-const pagePolicy: Policy = {
-  scope: () => undefined,
-  list() {},
-  read() {},
-  create: requireStaff,
-  update: requireStaff,
-  delete: requireStaff,
-};
+import { staffWritten } from '../staff-written.js';
 
 export const pageResource = defineResource({
   type: 'page',
@@ -46,5 +37,5 @@ export const pageResource = defineResource({
       schema: Type.Union([Type.Literal('footer'), Type.Literal('event'), Type.Null()], { description: 'where the page is linked' }),
     },
   },
-  policy: pagePolicy,
+  policy: staffWritten,
 });

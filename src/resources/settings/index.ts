@@ -101,50 +101,37 @@ export default async function settingsRoutes(app: FastifyInstance) {
     'Administrators and super administrators get the full variant (SettingFull, secrets included); everyone ' +
     'else the limited one (SettingLimited).';
 
-  app.get(
-    `${API_PREFIX}/settings`,
-    operation({
-      tag: TAG,
-      operationId: 'getSettings',
-      summary: 'The settings',
-      description,
-      querystring: SettingQuery,
-      success,
-      errors: [400, 401, 406],
-    }),
-    async (request) => documentFor(request, await read()),
-  );
-  app.get(
-    `${API_PREFIX}/settings/:id`,
-    operation({
-      tag: TAG,
-      operationId: 'getSettingsById',
-      summary: 'The settings (any id names record 1)',
-      description,
-      params: Params,
-      querystring: SettingQuery,
-      success,
-      errors: [400, 401, 406],
-    }),
-    async (request) => documentFor(request, await read()),
-  );
+  const reads = [
+    { path: '', operationId: 'getSettings', summary: 'The settings' },
+    { path: '/:id', operationId: 'getSettingsById', summary: 'The settings (any id names record 1)', params: Params },
+  ];
+  for (const { path, ...named } of reads) {
+    app.get(
+      `${API_PREFIX}/settings${path}`,
+      operation({ tag: TAG, ...named, description, querystring: SettingQuery, success, errors: [400, 401, 406] }),
+      async (request) => documentFor(request, await read()),
+    );
+  }
   app.patch(
     `${API_PREFIX}/settings/:id`,
-    operation({
-      tag: TAG,
-      operationId: 'updateSettings',
-      summary: 'Change the settings',
-      description:
-        'Administrators only. Changes the given attributes of record 1 and answers the full variant. S3 storage ' +
-        'needs a bucket and keys, SMTP mail a host (422 otherwise).',
-      params: Params,
-      querystring: SettingQuery,
-      body: Type.Ref(SettingUpdateRequest),
-      success: { 200: Type.Ref(SettingDocument, { description: 'The settings after the change' }) },
-      errors: [400, 401, 403, 406, 409, 415, 422],
-    }),
+    {
+      // Only administrators learn what the settings accept: others are refused before the body is read.
+      preValidation: async (request) => requireStaff(request),
+      ...operation({
+        tag: TAG,
+        operationId: 'updateSettings',
+        summary: 'Change the settings',
+        description:
+          'Administrators only. Changes the given attributes of record 1 and answers the full variant. S3 storage ' +
+          'needs a bucket and keys, SMTP mail a host (422 otherwise).',
+        params: Params,
+        querystring: SettingQuery,
+        body: Type.Ref(SettingUpdateRequest),
+        success: { 200: Type.Ref(SettingDocument, { description: 'The settings after the change' }) },
+        errors: [400, 401, 403, 406, 409, 415, 422],
+      }),
+    },
     async (request) => {
-      requireStaff(request);
       const { data } = request.body as { data: { id: string; attributes?: Record<string, unknown> } };
       const { id } = request.params as { id: string };
       if (data.id !== id && data.id !== '1') throw conflict('The id in the document does not match the URL', '/data/id');
