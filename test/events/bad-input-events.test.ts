@@ -214,7 +214,7 @@ t.test('bad input to events', async (t) => {
       ['an image URL that is not http(s)', 'POST', topic({ name: 'Art', 'system-image-url': 'file:///etc/passwd' }), 422, at('system-image-url')],
       ['type is wrong', 'POST', { data: { type: 'topic', attributes: { name: 'Art' } } }, 409, '/data/type'],
       ['client-generated id', 'POST', topic({ name: 'Art' }, { id: '3' }), 403, '/data/id'],
-      ['a read-only relationship', 'POST', topic({ name: 'Art' }, { relationships: { events: { data: [] } } }), 422, '/data/relationships'],
+      ['a read-only relationship', 'POST', topic({ name: 'Art' }, { relationships: { events: { data: [] } } }), 422, '/data/relationships/events'],
       ['PATCH id mismatch', 'PATCH', { data: { type: 'event-topic', id: goneTopic, attributes: { name: 'x' } } }, 409, '/data/id'],
       ['PATCH name cleared', 'PATCH', { data: { type: 'event-topic', id, attributes: { name: null } } }, 422, at('name')],
     ];

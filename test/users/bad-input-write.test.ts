@@ -38,7 +38,7 @@ const COMMON: Case[] = [
   ['unknown attribute', doc({ ...valid, role: 'admin' }), 422, '/data/attributes/role'],
   ['the hash column by name', doc({ ...valid, 'password-hash': 'x' }), 422, '/data/attributes/password-hash'],
   ['a camelCase flag', doc({ ...valid, isAdmin: true }), 422, '/data/attributes/isAdmin'],
-  ['unknown relationship', doc(valid, { relationships: { events: { data: [] } } }), 422, '/data/relationships'],
+  ['unknown relationship', doc(valid, { relationships: { events: { data: [] } } }), 422, '/data/relationships/events'],
   ['unknown member of data', doc(valid, { meta: {} }), 422, '/data/meta'],
   ['unknown top-level member', { ...doc(valid), included: [] }, 422, '/included'],
   ['name over 255 characters', doc({ ...valid, name: 'n'.repeat(256) }), 422, '/data/attributes/name'],
