@@ -70,7 +70,7 @@ const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTim
 /** Longer than any SMTP exchange can last with the timeouts above. */
 const SENDING_LEASE = sql`now() + interval '5 minutes'`;
 
-type Route = { from: string | MailAddress; transport: Transporter | null };
+type Settings = typeof settings.$inferSelect;
 
 /**
  * The mailer: every message is composed once, recorded in `mails` with a retry job in the same
@@ -79,11 +79,16 @@ type Route = { from: string | MailAddress; transport: Transporter | null };
  */
 export default fp(
   async (app: FastifyInstance, options: MailerOptions) => {
-    async function route(): Promise<Route> {
-      const [s] = await app.db.select().from(settings).where(eq(settings.id, 1));
-      const from = s?.emailFrom ? { name: oneLine(s.emailFromName ?? ''), address: s.emailFrom } : options.from;
+    const configured = async () => (await app.db.select().from(settings).where(eq(settings.id, 1)))[0];
+
+    /** The sender: the settings' address and name, else MAIL_FROM. */
+    const senderOf = (s: Settings | undefined): string | MailAddress =>
+      s?.emailFrom ? { name: oneLine(s.emailFromName ?? ''), address: s.emailFrom } : options.from;
+
+    /** The settings' SMTP server, else SMTP_URL; null: the outbox folder. */
+    function transportOf(s: Settings | undefined): Transporter | null {
       if (s?.emailService === 'smtp' && s.smtpHost) {
-        const transport = nodemailer.createTransport({
+        return nodemailer.createTransport({
           host: s.smtpHost,
           port: s.smtpPort ?? (s.smtpEncryption === 'ssl' ? 465 : 587),
           secure: s.smtpEncryption === 'ssl',
@@ -92,10 +97,8 @@ export default fp(
           ...(s.smtpUsername ? { auth: { user: s.smtpUsername, pass: s.smtpPassword ?? '' } } : {}),
           ...TIMEOUTS,
         });
-        return { from, transport };
       }
-      if (options.smtpUrl) return { from, transport: nodemailer.createTransport({ url: options.smtpUrl, ...TIMEOUTS }) };
-      return { from, transport: null };
+      return options.smtpUrl ? nodemailer.createTransport({ url: options.smtpUrl, ...TIMEOUTS }) : null;
     }
 
     async function toOutbox(id: number, raw: Buffer) {
@@ -129,8 +132,10 @@ export default fp(
         return (row?.status ?? 'sent') as DeliveryStatus;
       }
       try {
-        const { from, transport } = await route();
+        const current = await configured();
+        const transport = transportOf(current);
         if (transport) {
+          const from = senderOf(current);
           const sender = typeof from === 'string' ? from : from.address;
           await transport.sendMail({ envelope: { from: sender, to: [mail.recipient] }, raw: mail.raw });
         } else {
@@ -158,7 +163,7 @@ export default fp(
     }
 
     async function send(mail: OutgoingMail) {
-      const { from } = await route();
+      const from = senderOf(await configured());
       const to = { name: oneLine(mail.to.name ?? ''), address: mailbox(mail.to.address) };
       const subject = oneLine(mail.subject);
       const raw = await new MailComposer({

@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
 import t from 'tap';
 import { MAIL_QUEUE, type OutgoingMail } from '../../plugins/mailer.js';
-import { buildTestApp } from '../helpers/app.js';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { buildTestApp, TEST_SECRET } from '../helpers/app.js';
 import { startSmtp } from '../helpers/smtp.js';
 
 const MAIL_FROM = 'Open Event <no-reply@open-event.test>';
@@ -146,4 +148,27 @@ t.test('a slow delivery still in progress when the safety-net job starts is not 
   t.equal(await jobState(app, result.id, 20_000), 'completed', 'the safety-net job is done');
   t.match(await rowOf(app, result.id), { status: 'sent', has_raw: false, stamped: true });
   t.same(arrived, [['ida@example.org']], 'the message went out exactly once');
+});
+
+t.test('an api process only sends jobs; a worker process on the same database runs them', async (t) => {
+  const peer = await startSmtp(t);
+  peer.refuse = true;
+  const env = { LOG_LEVEL: 'silent', MAIL_RETRY_SECONDS: '1', SMTP_URL: peer.url, MAIL_FROM } as const;
+  const api = await buildTestApp(t, { ...env, ROLE: 'api' });
+  const result = await api.app.mailer.send(letter('ida@example.org', 'Split roles'));
+  t.equal(result.status, 'pending');
+  peer.refuse = false;
+  await sleep(3_500);
+  t.equal((await rowOf(api.app, result.id)).status, 'pending', 'no job runs in an api process');
+  t.equal(peer.received.length, 0);
+
+  const worker = await buildApp({ ...loadConfig({ ...env, ROLE: 'worker' }), DATABASE_URL: api.url, JWT_SECRET: TEST_SECRET });
+  await worker.ready();
+  try {
+    const row = await pollRow(api.app, result.id, (r) => r.status === 'sent', 20_000);
+    t.equal(row.status, 'sent', 'the worker delivered it');
+    t.equal(peer.received.length, 1);
+  } finally {
+    await worker.close();
+  }
 });

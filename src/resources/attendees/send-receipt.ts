@@ -6,7 +6,7 @@ import { loggedIn } from '../../auth/caller.js';
 import { conflict, forbidden, notFound } from '../../jsonapi/errors.js';
 import { errorResponses } from '../../jsonapi/routes.js';
 import { API_PREFIX } from '../../jsonapi/serialize.js';
-import { holdsRole } from '../events/access.js';
+import { handlesOrder } from '../orders/policy.js';
 import { receiptMails } from './receipt.js';
 
 const SendReceiptRequest = Type.Object(
@@ -74,8 +74,7 @@ export default async function sendReceiptRoute(app: FastifyInstance) {
         .where(and(eq(orders.identifier, identifier), isNull(orders.deletedAt), isNull(events.deletedAt)))
         .limit(1);
       if (!order) throw notFound('Order not found');
-      const ctx = { caller, db: app.db, request };
-      if (order.userId !== caller.id && !(await holdsRole(ctx, order.eventId, 'coorganizer'))) {
+      if (!(await handlesOrder({ caller, db: app.db, request }, order))) {
         throw forbidden('Only the buyer, the organizers of the event or an administrator may send this receipt');
       }
       if (order.status !== 'completed') throw conflict('Cannot send receipt for an incomplete order');

@@ -1,7 +1,7 @@
 import { and, eq, or, sql } from 'drizzle-orm';
 import { isStaff, loggedIn, requireStaff } from '../../auth/caller.js';
 import { forbidden } from '../../jsonapi/errors.js';
-import type { Policy } from '../../jsonapi/resource.js';
+import type { Ctx, Policy } from '../../jsonapi/resource.js';
 import { holdsRole, inLiveEvent, inManagedEvent, namedEvent, roleIn } from '../events/access.js';
 
 /** Orders the buyer may still change; past these the order is the organizers' to change. */
@@ -9,6 +9,11 @@ const OPEN = ['initializing', 'pending'];
 
 const statusByOrganizers = () =>
   forbidden('Only organizers of the event or administrators may set the status', '/data/attributes/status');
+
+/** The buyer, the event's owner, organizers and coorganizers, and administrators handle an order. */
+export async function handlesOrder(ctx: Ctx, order: { userId: number; eventId: number }): Promise<boolean> {
+  return order.userId === loggedIn(ctx).id || holdsRole(ctx, order.eventId, 'coorganizer');
+}
 
 /**
  * Orders are private: the buyer sees their own, the event's organizers and coorganizers see the
@@ -25,8 +30,7 @@ export const orderPolicy: Policy = {
   existsFor: (_ctx, t) => inLiveEvent(t.eventId!),
   list: loggedIn,
   async read(ctx, row) {
-    const caller = loggedIn(ctx);
-    if (row.userId === caller.id || (await holdsRole(ctx, row.eventId as number, 'coorganizer'))) return;
+    if (await handlesOrder(ctx, { userId: row.userId as number, eventId: row.eventId as number })) return;
     throw forbidden('Only the buyer, the organizers of the event or an administrator may see this order');
   },
   async create(ctx, input) {
