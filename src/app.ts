@@ -1,13 +1,15 @@
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import type { Config } from './config.js';
+import { publicUrlOf, type Config } from './config.js';
 import authPlugin from '../plugins/auth.js';
 import bossPlugin from '../plugins/boss.js';
 import dbPlugin from '../plugins/db.js';
 import errorHandler from '../plugins/error-handler.js';
 import mailerPlugin from '../plugins/mailer.js';
 import openapi from '../plugins/openapi.js';
+import storagePlugin from '../plugins/storage.js';
 import authRoutes from './auth/routes.js';
 import benchRoutes from './bench-routes.js';
+import filesRoutes, { filesTag } from './files/index.js';
 import jsonapi from './jsonapi/plugin.js';
 import type { ResourceSpec } from './jsonapi/resource.js';
 import { jobs } from './jobs/index.js';
@@ -48,10 +50,12 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
       { name: 'Authentication', description: 'Tokens for the `Authorization: JWT <token>` header' },
       ...served.map((r) => ({ name: r.tag, description: r.description })),
       ...siteTags,
+      filesTag,
     ],
   });
   await app.register(dbPlugin, { url: config.DATABASE_URL, poolMax: config.DB_POOL_MAX, onQuery: options.onQuery });
   await app.register(bossPlugin, { url: config.DATABASE_URL, jobs: jobs(config), work: config.ROLE !== 'api', connect: options.connect });
+  await app.register(storagePlugin, { dir: config.STORAGE_DIR, publicUrl: publicUrlOf(config), s3Urls: config.S3_URLS });
   await app.register(mailerPlugin, {
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM,
@@ -63,6 +67,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   await app.register(jsonapi, { resources: served });
   await app.register(authRoutes, { expiresIn: config.JWT_EXPIRES_IN });
   for (const routes of siteRoutes) await app.register(routes);
+  await app.register(filesRoutes, { config });
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
   return app;
 }

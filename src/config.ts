@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import type { FetchLimits } from './net/safe-fetch.js';
 
 /** Every environment variable the service reads, with its default. The README lists the same table. */
 export const ConfigSchema = Type.Object({
@@ -25,9 +26,34 @@ export const ConfigSchema = Type.Object({
   MAIL_OUTBOX_DIR: Type.String({ default: './data/outbox', description: 'where messages go as .eml files without SMTP' }),
   MAIL_RETRY_SECONDS: Type.Integer({ minimum: 1, default: 60, description: 'first retry of a failed delivery; doubles each time' }),
   MAIL_RETRY_LIMIT: Type.Integer({ minimum: 0, default: 10, description: 'retries before a mail is marked failed' }),
+  PUBLIC_URL: Type.Optional(
+    Type.String({ pattern: '^https?://[^/?#]+$', description: 'origin the service is reached at, for URLs of stored files (default http://localhost:<PORT>)' }),
+  ),
+  STORAGE_DIR: Type.String({ default: './data/storage', description: 'local storage folder, served at /static/media/' }),
+  S3_URLS: Type.Union([Type.Literal('public'), Type.Literal('presigned')], {
+    default: 'public',
+    description: 'URLs of S3 objects: plain (the bucket is readable) or presigned for 7 days',
+  }),
+  UPLOAD_MAX_FILE_BYTES: Type.Integer({ minimum: 1, default: 134217728, description: 'largest uploaded file (413 above)' }),
+  UPLOAD_MAX_FILES: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'files per upload request (400 above)' }),
+  IMAGE_MAX_BYTES: Type.Integer({ minimum: 1, default: 10485760, description: 'largest decoded image of POST /v1/upload/image' }),
+  IMAGE_MAX_PIXELS: Type.Integer({ minimum: 1, default: 40000000, description: 'largest image (width x height) decoded' }),
+  FETCH_ALLOW_PRIVATE: Type.Boolean({ default: false, description: 'let remote fetches reach private and loopback addresses' }),
+  FETCH_MAX_BYTES: Type.Integer({ minimum: 1, default: 20971520, description: 'largest remote file fetched (images, media)' }),
+  FETCH_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, default: 20, description: 'time limit of one remote fetch' }),
   BENCH_ROUTES: Type.Boolean({ default: false, description: 'mount the /bench baseline routes used by make bench' }),
 });
 export type Config = Static<typeof ConfigSchema> & { JWT_SECRET: string };
+/** How remote files (images, media) may be fetched. */
+export const fetchLimits = (config: Config): FetchLimits => ({
+  allowPrivate: config.FETCH_ALLOW_PRIVATE,
+  maxBytes: config.FETCH_MAX_BYTES,
+  timeoutMs: config.FETCH_TIMEOUT_SECONDS * 1000,
+});
+
+/** The origin URLs of stored files start with. */
+export const publicUrlOf = (config: Config) => config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+
 export type ConfigInput = Partial<Record<keyof Static<typeof ConfigSchema>, string>>;
 
 /** Reads the configuration once; unknown or invalid values stop the process with a clear message. */

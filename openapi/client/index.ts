@@ -15,7 +15,8 @@ type PlainJsonOperations = {
 };
 
 /**
- * The operations whose body is plain JSON (the logins, send-receipt); every other body is a JSON:API document.
+ * The operations whose body is plain JSON (the logins, send-receipt, image upload); every other body is a
+ * JSON:API document, or a multipart form (file uploads) whose content type fetch sets with its boundary.
  * Its type is derived from the generated `paths`, so the compiler fails when an operation is
  * missing here or listed wrongly.
  */
@@ -23,6 +24,7 @@ const plainJsonOperations: PlainJsonOperations = {
   '/v1/auth/login': { post: true },
   '/auth/session': { post: true },
   '/v1/attendees/send-receipt': { post: true },
+  '/v1/upload/image': { post: true },
 };
 const plainJson: Readonly<Record<string, Partial<Record<string, true>>>> = plainJsonOperations;
 
@@ -38,7 +40,7 @@ export function createApiClient(baseUrl: string, options: { token?: string } = {
   const headers: Middleware = {
     onRequest({ request, schemaPath }) {
       if (token) request.headers.set('Authorization', `JWT ${token}`);
-      if (request.body !== null) {
+      if (request.body !== null && !request.headers.get('content-type')?.startsWith('multipart/form-data')) {
         const json = plainJson[schemaPath]?.[request.method.toLowerCase()];
         request.headers.set('Content-Type', json ? 'application/json' : JSONAPI);
       }

@@ -2602,6 +2602,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/upload/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload files
+         * @description One file in part `file` answers `{"url": "..."}`; several in part `files` (or `files[]`) answer `{"url": ["...", ...]}`. Each is stored under a generated unique name plus the extension of its name (the part after the first dot). At most 10 files of 134217728 bytes each.
+         */
+        post: operations["uploadFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/upload/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload files (alias of /v1/upload/file)
+         * @description One file in part `file` answers `{"url": "..."}`; several in part `files` (or `files[]`) answer `{"url": ["...", ...]}`. Each is stored under a generated unique name plus the extension of its name (the part after the first dot). At most 10 files of 134217728 bytes each.
+         */
+        post: operations["uploadFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/upload/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload an image
+         * @description The image travels as a data URI in `data`. It must be a png, jpeg, gif or webp image whose bytes match the declared type, at most 10485760 bytes and 40000000 pixels. Answers the URL of the stored copy, named with a random identifier plus the extension.
+         */
+        post: operations["uploadImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/static/media/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file kept in the local storage
+         * @description The URLs that uploads answer with when the file is stored on the server itself.
+         */
+        get: operations["getStoredFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5589,6 +5669,12 @@ export interface components {
                 "icon-image-height": number;
                 /** @description true: image variants keep the original ratio (height from width); false: exactly width x height */
                 "image-keep-aspect": boolean;
+                /** @description width (and height when the aspect is not kept) of user avatar and speaker photo thumbnails in pixels (default 500) */
+                "profile-thumbnail-size": number;
+                /** @description width (and height when the aspect is not kept) of small user avatars and speaker photos in pixels (default 50) */
+                "profile-small-size": number;
+                /** @description width (and height when the aspect is not kept) of user avatar and speaker photo icons in pixels (default 35) */
+                "profile-icon-size": number;
                 /** @description where uploads are stored (default local) */
                 "storage-place": "local" | "s3";
                 /**
@@ -5679,6 +5765,12 @@ export interface components {
                 "icon-image-height": number;
                 /** @description true: image variants keep the original ratio (height from width); false: exactly width x height */
                 "image-keep-aspect": boolean;
+                /** @description width (and height when the aspect is not kept) of user avatar and speaker photo thumbnails in pixels (default 500) */
+                "profile-thumbnail-size": number;
+                /** @description width (and height when the aspect is not kept) of small user avatars and speaker photos in pixels (default 50) */
+                "profile-small-size": number;
+                /** @description width (and height when the aspect is not kept) of user avatar and speaker photo icons in pixels (default 35) */
+                "profile-icon-size": number;
             };
             links: components["schemas"]["ResourceLinks"];
         };
@@ -5745,6 +5837,12 @@ export interface components {
                     "icon-image-height"?: number;
                     /** @description true: image variants keep the original ratio (height from width); false: exactly width x height */
                     "image-keep-aspect"?: boolean;
+                    /** @description width (and height when the aspect is not kept) of user avatar and speaker photo thumbnails in pixels (default 500) */
+                    "profile-thumbnail-size"?: number;
+                    /** @description width (and height when the aspect is not kept) of small user avatars and speaker photos in pixels (default 50) */
+                    "profile-small-size"?: number;
+                    /** @description width (and height when the aspect is not kept) of user avatar and speaker photo icons in pixels (default 35) */
+                    "profile-icon-size"?: number;
                     /** @description where uploads are stored (default local) */
                     "storage-place"?: "local" | "s3";
                     /**
@@ -5831,6 +5929,26 @@ export interface components {
         SendReceiptResponse: {
             /** @enum {string} */
             message: "receipt sent to attendees";
+        };
+        ImageUploadRequest: {
+            /** @description The image as a data URI: `data:image/<png|jpeg|jpg|gif|webp>;base64,<bytes>` */
+            data: string;
+        };
+        ImageUploadResponse: {
+            /** @description URL of the stored image */
+            url: string;
+        };
+        UploadRequest: {
+            /**
+             * Format: binary
+             * @description one file
+             */
+            file?: string;
+            /** @description several files (also as `files[]`) */
+            files?: string[];
+        };
+        UploadResponse: {
+            url: string | string[];
         };
     };
     responses: never;
@@ -22404,6 +22522,264 @@ export interface operations {
             };
             /** @description The document fails validation */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    uploadFile: {
+        parameters: {
+            query?: {
+                /** @description `true` stores on the server itself instead of the configured storage */
+                force_local?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UploadRequest"];
+            };
+        };
+        responses: {
+            /** @description Where the files are stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadResponse"];
+                };
+            };
+            /** @description No file in part `file` or `files`, another file part, too many files, or a malformed form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description A file exceeds the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The storage service is unavailable; nothing was stored */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    uploadFiles: {
+        parameters: {
+            query?: {
+                /** @description `true` stores on the server itself instead of the configured storage */
+                force_local?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UploadRequest"];
+            };
+        };
+        responses: {
+            /** @description Where the files are stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadResponse"];
+                };
+            };
+            /** @description No file in part `file` or `files`, another file part, too many files, or a malformed form */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description A file exceeds the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The storage service is unavailable; nothing was stored */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    uploadImage: {
+        parameters: {
+            query?: {
+                /** @description `true` stores on the server itself instead of the configured storage */
+                force_local?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImageUploadRequest"];
+                "application/vnd.api+json": components["schemas"]["ImageUploadRequest"];
+            };
+        };
+        responses: {
+            /** @description Where the image is stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageUploadResponse"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The image exceeds the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Not a data URI, not base64, not an accepted image type, or the bytes are not that type */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The storage service is unavailable; nothing was stored */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getStoredFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description path of the stored file, as the upload answered it */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with the content type of its extension */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description No stored file has this path */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

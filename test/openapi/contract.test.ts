@@ -35,8 +35,11 @@ const operations = operationsOf(doc);
 
 /** The event service's JSON:API face; the login routes under /v1/auth/ take and give plain JSON. */
 /** Actions whose bodies and answers are plain JSON objects, not JSON:API documents. */
-const PLAIN_ACTIONS = ['/v1/attendees/send-receipt'];
-const isJsonApi = (path: string) => path.startsWith('/v1/') && !path.startsWith('/v1/auth/') && !PLAIN_ACTIONS.includes(path);
+const PLAIN_ACTIONS = ['/v1/attendees/send-receipt', '/v1/upload/image'];
+/** File uploads: multipart forms in, plain JSON out. */
+const UPLOADS = ['/v1/upload/file', '/v1/upload/files'];
+const isJsonApi = (path: string) =>
+  path.startsWith('/v1/') && !path.startsWith('/v1/auth/') && !PLAIN_ACTIONS.includes(path) && !UPLOADS.includes(path);
 
 /** Every object reachable from `root` (each visited once, so cycles end). */
 function* objectsIn(root: unknown, seen = new Set<object>()): Generator<Record<string, unknown>> {
@@ -107,10 +110,16 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
     }
   }
   const plain = operations.filter(({ path }) => !isJsonApi(path) && (path.includes('/auth/') || PLAIN_ACTIONS.includes(path)));
-  t.equal(plain.length, 3, 'the two logins and send-receipt');
-  for (const { label, op } of plain) {
+  t.equal(plain.length, 4, 'the two logins, send-receipt and the image upload');
+  const uploads = operations.filter(({ path }) => UPLOADS.includes(path));
+  t.equal(uploads.length, 2, 'the upload and its alias');
+  for (const { label, op, path } of [...plain, ...uploads]) {
     const body = op.requestBody;
-    t.ok(body && !isRef(body) && 'application/json' in body.content, `${label} takes plain JSON`);
+    if (UPLOADS.includes(path)) {
+      t.same(body && !isRef(body) ? body.content : undefined, { 'multipart/form-data': { schema: { $ref: '#/components/schemas/UploadRequest' } } }, `${label} takes a multipart form`);
+    } else {
+      t.ok(body && !isRef(body) && 'application/json' in body.content, `${label} takes plain JSON`);
+    }
     const ok = op.responses?.['200'];
     t.same(ok && !isRef(ok) ? Object.keys(ok.content ?? {}) : [], ['application/json'], `${label} answers plain JSON`);
   }

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { eventRoles, events } from '../../../db/schema/index.js';
 import { loggedIn } from '../../auth/caller.js';
+import { withImageVariants } from '../../images/variants.js';
 import { defineResource } from '../../jsonapi/resource.js';
 import { canonicalTimeZone, DateTime, Text, TimeZone } from '../../jsonapi/types.js';
 import {
@@ -98,7 +99,7 @@ export const eventResource = defineResource({
     coorganizers: role('coorganizer', 'coorganizers edit the event and its records; only the owner changes them'),
   },
   policy: eventPolicy,
-  hooks: {
+  hooks: withImageVariants('event', {
     beforeCreate(ctx, values) {
       values.ownerId = loggedIn(ctx).id;
       values.identifier = newIdentifier();
@@ -107,5 +108,5 @@ export const eventResource = defineResource({
     beforeUpdate(_ctx, row, values) {
       checkPeriod(values, row);
     },
-  },
+  }),
 });

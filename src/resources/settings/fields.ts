@@ -26,6 +26,9 @@ export const PUBLIC_FIELDS: Record<string, TSchema> = {
   'image-keep-aspect': Type.Boolean({
     description: 'true: image variants keep the original ratio (height from width); false: exactly width x height',
   }),
+  'profile-thumbnail-size': size('width (and height when the aspect is not kept) of user avatar and speaker photo thumbnails', 500),
+  'profile-small-size': size('width (and height when the aspect is not kept) of small user avatars and speaker photos', 50),
+  'profile-icon-size': size('width (and height when the aspect is not kept) of user avatar and speaker photo icons', 35),
 };
 
 /** Only administrators and super administrators see or change these: storage and mail, with their secrets. */

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
 import { speakers, speakersSessions } from '../../../db/schema/index.js';
 import { isStaff } from '../../auth/caller.js';
+import { withImageVariants } from '../../images/variants.js';
 import { defineResource } from '../../jsonapi/resource.js';
 import { Email, Nullable } from '../../jsonapi/types.js';
 import { createdAt, deletedAt, derivedUrl, eventOf, optionalText, optionalUrl, requiredText } from '../attributes.js';
@@ -71,6 +72,7 @@ export const speakerResource = defineResource({
         ? inManagedEvent(ctx.caller, t.eventId!)
         : sql`(${t.userId} = ${ctx.caller.id} or ${inManagedEvent(ctx.caller, t.eventId!)})`,
   },
+  hooks: withImageVariants('speaker'),
   unique: {
     speakers_event_email_key: { pointer: '/data/attributes/email', detail: 'The event already has a speaker with this email' },
   },

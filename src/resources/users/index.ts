@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { users } from '../../../db/schema/index.js';
 import { hashPassword } from '../../auth/password.js';
+import { withImageVariants } from '../../images/variants.js';
 import { defineResource } from '../../jsonapi/resource.js';
 import { DateTime, Email, Nullable, Text, Url } from '../../jsonapi/types.js';
 import { userPolicy } from './policy.js';
@@ -72,5 +73,6 @@ export const userResource = defineResource({
     orders: { kind: 'toMany', type: 'order', foreignKey: 'userId', description: 'orders the user bought' },
   },
   policy: userPolicy,
+  hooks: withImageVariants('user'),
   unique: { users_email_key: { pointer: '/data/attributes/email', detail: 'A user with this email already exists' } },
 });
