@@ -34,6 +34,7 @@ export const ConfigSchema = Type.Object({
     default: 'public',
     description: 'URLs of S3 objects: plain (the bucket is readable) or presigned for 7 days',
   }),
+  UPLOAD_TMP_DIR: Type.Optional(Type.String({ description: 'where uploads are streamed before they are stored (default: the system temp folder)' })),
   UPLOAD_MAX_FILE_BYTES: Type.Integer({ minimum: 1, default: 134217728, description: 'largest uploaded file (413 above)' }),
   UPLOAD_MAX_FILES: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'files per upload request (400 above)' }),
   IMAGE_MAX_BYTES: Type.Integer({ minimum: 1, default: 10485760, description: 'largest decoded image of POST /v1/upload/image' }),

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Type } from '@sinclair/typebox';
@@ -16,6 +15,8 @@ import { API_PREFIX } from '../jsonapi/serialize.js';
 export interface UploadLimits {
   maxFileBytes: number;
   maxFiles: number;
+  /** Parent of each request's temp folder. */
+  tmpDir: string;
 }
 
 export const TAG = 'Files';
@@ -172,7 +173,7 @@ export async function uploadRoutes(app: FastifyInstance, limits: UploadLimits) {
         if (!request.isMultipart()) {
           throw new JsonApiError(415, 'Unsupported Media Type', 'Send the files as multipart/form-data');
         }
-        const dir = await mkdtemp(join(tmpdir(), 'oe-upload-'));
+        const dir = await mkdtemp(join(limits.tmpDir, 'oe-upload-'));
         try {
           const received = await receive(request, dir, limits).catch((err: unknown) => {
             throw multipartError(err, limits);
