@@ -10,6 +10,7 @@ import mime from 'mime-types';
 import { Client } from 'minio';
 import { settings } from '../db/schema/index.js';
 import { JsonApiError } from '../src/jsonapi/errors.js';
+import { readAtMost } from '../src/net/read-at-most.js';
 
 export type Place = 'local' | 's3';
 
@@ -69,19 +70,7 @@ const PRESIGNED_SECONDS = 7 * 24 * 3600;
 export const storageUnavailable = () =>
   new JsonApiError(503, 'Service Unavailable', 'The file storage is not available at the moment; try again later');
 
-async function collect(stream: Readable, maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      stream.destroy();
-      throw new Error(`stored file is larger than ${maxBytes} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
+const tooLarge = (maxBytes: number) => () => new Error(`stored file is larger than ${maxBytes} bytes`);
 
 /** Files under a folder, served by the API at MEDIA_PREFIX; writes land whole (temp file, then rename). */
 export function localBackend(dir: string, publicUrl: string): Backend & { pathOf(key: string): string } {
@@ -108,7 +97,7 @@ export function localBackend(dir: string, publicUrl: string): Backend & { pathOf
     remove: (key) => rm(pathOf(key), { force: true }),
     async read(key, maxBytes) {
       const file = pathOf(key);
-      if ((await stat(file)).size > maxBytes) throw new Error(`stored file is larger than ${maxBytes} bytes`);
+      if ((await stat(file)).size > maxBytes) throw tooLarge(maxBytes)();
       return readFile(file);
     },
     async open(key) {
@@ -173,7 +162,7 @@ export function s3Backend(config: S3Config, urls: StorageOptions['s3Urls']): Bac
     },
     remove: (key) => client.removeObject(config.bucket, checkedKey(key)),
     async read(key, maxBytes) {
-      return collect(await client.getObject(config.bucket, checkedKey(key)), maxBytes);
+      return readAtMost(await client.getObject(config.bucket, checkedKey(key)), maxBytes, tooLarge(maxBytes));
     },
     async open(key) {
       const { size } = await client.statObject(config.bucket, checkedKey(key));

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../jsonapi/errors.js';
 
 /** The authenticated user a request acts for; `null` when the request carries no token. */
@@ -21,3 +22,11 @@ export function loggedIn({ caller }: { caller: Caller | null }): Caller {
 export function requireStaff(request: { caller: Caller | null }): void {
   if (!isStaff(loggedIn(request))) throw forbidden('Admin access is required');
 }
+
+/** `onRequest` hook of routes for logged-in users: 401 before any of the body is read or parsed. */
+export const requireLogin =
+  (app: { authenticate(request: FastifyRequest): Promise<void> }) =>
+  async (request: FastifyRequest): Promise<void> => {
+    await app.authenticate(request);
+    loggedIn(request);
+  };

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import { loggedIn } from '../auth/caller.js';
+import { requireLogin } from '../auth/caller.js';
 import { JsonApiError, unprocessable } from '../jsonapi/errors.js';
 import { errorResponses } from '../jsonapi/routes.js';
 import { API_PREFIX } from '../jsonapi/serialize.js';
@@ -57,13 +57,21 @@ export async function decodeImage(data: string, limits: ImageLimits): Promise<{ 
     throw new JsonApiError(413, 'Payload Too Large', `The image is larger than the limit of ${limits.maxBytes} bytes`);
   }
   if (!SIGNATURES[format]!(bytes)) throw unprocessable(`data is not a ${declared} image`, '/data');
-  const meta = await sharp(bytes, { limitInputPixels: limits.maxPixels })
-    .metadata()
-    .catch(() => undefined);
-  if (!meta || meta.format !== format || !meta.width || !meta.height) throw unprocessable(`data is not a readable ${declared} image`, '/data');
+  const unreadable = () => unprocessable(`data is not a readable ${declared} image`, '/data');
+  // The header first (cheap), then a decode of every pixel through a tiny resize (streamed, so memory
+  // stays small): a truncated or corrupt image fails there.
+  const meta = await sharp(bytes).metadata().catch(() => undefined);
+  if (!meta || meta.format !== format || !meta.width || !meta.height) throw unreadable();
   if (meta.width * meta.height > limits.maxPixels) {
     throw unprocessable(`The image has more than ${limits.maxPixels} pixels`, '/data');
   }
+  await sharp(bytes, { limitInputPixels: limits.maxPixels })
+    .resize(8, 8, { fit: 'fill' })
+    .raw()
+    .toBuffer()
+    .catch(() => {
+      throw unreadable();
+    });
   return { bytes, extension: declared };
 }
 
@@ -76,8 +84,8 @@ export async function imageUploadRoute(app: FastifyInstance, limits: ImageLimits
     {
       // base64 grows the bytes by a third; the JSON around them is small.
       bodyLimit: Math.ceil(limits.maxBytes / 3) * 4 + 4096,
-      onRequest: (request) => app.authenticate(request),
-      preValidation: async (request) => void loggedIn(request),
+      // Who calls is settled before anything they sent is read: an anonymous caller gets 401.
+      onRequest: requireLogin(app),
       schema: {
         tags: [TAG],
         operationId: 'uploadImage',

@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Backend, Body } from '../../plugins/storage.js';
 import { storageUnavailable } from '../../plugins/storage.js';
-import { loggedIn } from '../auth/caller.js';
+import { requireLogin } from '../auth/caller.js';
 import { badRequest, JsonApiError } from '../jsonapi/errors.js';
 import { errorResponses } from '../jsonapi/routes.js';
 import { API_PREFIX } from '../jsonapi/serialize.js';
@@ -146,8 +146,8 @@ export async function uploadRoutes(app: FastifyInstance, limits: UploadLimits) {
     app.post(
       `${API_PREFIX}/upload/${path}`,
       {
-        onRequest: (request) => app.authenticate(request),
-        preValidation: async (request) => void loggedIn(request),
+        // Who calls is settled before anything they sent is read: an anonymous caller gets 401.
+        onRequest: requireLogin(app),
         schema: {
           tags: [TAG],
           operationId,

@@ -3,6 +3,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { readAtMost } from './read-at-most.js';
 
 /** What a fetch of a URL that users supplied may do. */
 export interface FetchLimits {
@@ -67,23 +68,13 @@ function get(url: URL, limits: FetchLimits, signal: AbortSignal): Promise<Incomi
   });
 }
 
-async function collect(response: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const declared = Number(response.headers['content-length']);
-  if (declared > maxBytes) {
+function collect(response: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const tooLarge = () => new FetchError(`the file is larger than ${maxBytes} bytes`);
+  if (Number(response.headers['content-length']) > maxBytes) {
     response.destroy();
-    throw new FetchError(`the file is larger than ${maxBytes} bytes`);
+    throw tooLarge();
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      response.destroy();
-      throw new FetchError(`the file is larger than ${maxBytes} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  return readAtMost(response, maxBytes, tooLarge);
 }
 
 /**

@@ -13,7 +13,8 @@ import { expectError, seedUser } from '../helpers/users.js';
 const PUBLIC_KEYS = [
   'app-name', 'tagline', 'frontend-url', 'support-url', 'facebook-url', 'twitter-url', 'instagram-url', 'github-url',
   'youtube-url', 'large-image-width', 'large-image-height', 'thumbnail-image-width', 'thumbnail-image-height',
-  'icon-image-width', 'icon-image-height', 'image-keep-aspect',
+  'icon-image-width', 'icon-image-height', 'image-keep-aspect', 'profile-thumbnail-size', 'profile-small-size',
+  'profile-icon-size',
 ];
 const ADMIN_KEYS = [
   'storage-place', 's3-endpoint', 's3-bucket', 's3-region', 's3-access-key', 's3-secret-key', 'email-service',
@@ -38,6 +39,9 @@ const PUBLIC_DEFAULTS: Record<string, unknown> = {
   'icon-image-width': 75,
   'icon-image-height': 30,
   'image-keep-aspect': true,
+  'profile-thumbnail-size': 500,
+  'profile-small-size': 50,
+  'profile-icon-size': 35,
 };
 const FULL_DEFAULTS: Record<string, unknown> = {
   ...PUBLIC_DEFAULTS,

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { events, orders, users } from '../../../db/schema/index.js';
-import { loggedIn } from '../../auth/caller.js';
+import { loggedIn, requireLogin } from '../../auth/caller.js';
 import { conflict, forbidden, notFound } from '../../jsonapi/errors.js';
 import { errorResponses } from '../../jsonapi/routes.js';
 import { API_PREFIX } from '../../jsonapi/serialize.js';
@@ -28,9 +28,8 @@ export default async function sendReceiptRoute(app: FastifyInstance) {
   app.post(
     `${API_PREFIX}/attendees/send-receipt`,
     {
-      onRequest: (request) => app.authenticate(request),
-      // Who calls is settled before what they sent: an anonymous caller gets 401, not a body error.
-      preValidation: async (request) => void loggedIn(request),
+      // Who calls is settled before anything they sent is read: an anonymous caller gets 401.
+      onRequest: requireLogin(app),
       schema: {
         tags: ['Orders'],
         operationId: 'sendReceipt',
