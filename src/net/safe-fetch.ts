@@ -21,7 +21,12 @@ const MAX_REDIRECTS = 3;
 /** Whether an address is a public unicast one (not loopback, private, link-local, multicast, ...). */
 export function isPublicAddress(address: string): boolean {
   let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  if (ip.kind() === 'ipv6') {
+    const v6 = ip as ipaddr.IPv6;
+    // The deprecated IPv4-compatible form ::a.b.c.d: no public address looks like it.
+    if (v6.parts.slice(0, 6).every((p) => p === 0)) return false;
+    if (v6.isIPv4MappedAddress()) ip = v6.toIPv4Address();
+  }
   return ip.range() === 'unicast';
 }
 
