@@ -51,6 +51,8 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Payload Too Large'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Bad Request'],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Malformed JSON'],
+  FST_ERR_BAD_URL: [400, 'Bad Request'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'URI Too Long'],
 };
 
 /** Any thrown value as a status and JSON:API error objects; unknown failures become a bare 500. */
@@ -73,6 +75,16 @@ export function toErrorDocument(err: unknown): { status: number; errors: ErrorOb
   return { status: 500, errors: [{ status: '500', title: 'Unknown error', detail: 'The server could not complete the request' }] };
 }
 
+/** Answers any failure as a JSON:API error document (also errors Fastify raises before routing). */
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown) {
+  const doc = toErrorDocument(err);
+  if (doc.status >= 500) request.log.error({ err }, 'request failed');
+  if (doc.headers) reply.headers(doc.headers);
+  // Bytes: a reply made before routing (frameworkErrors) skips the onSend hook that keeps JSON types
+  // free of the charset parameter Fastify adds to text.
+  return reply.code(doc.status).type(MEDIA_TYPE).send(Buffer.from(JSON.stringify({ errors: doc.errors, jsonapi: jsonapiMember })));
+}
+
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** One error document shape for every failure, and 405 with Allow for a known path with another method. */
@@ -85,18 +97,11 @@ export default fp(
       }
     });
 
-    const send = (request: FastifyRequest, reply: FastifyReply, err: unknown) => {
-      const doc = toErrorDocument(err);
-      if (doc.status >= 500) request.log.error({ err }, 'request failed');
-      if (doc.headers) reply.headers(doc.headers);
-      return reply.code(doc.status).type(MEDIA_TYPE).send({ errors: doc.errors, jsonapi: jsonapiMember });
-    };
-
-    app.setErrorHandler((err, request, reply) => send(request, reply, err));
+    app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0]!;
       const allow = METHODS.filter((m) => known.find(m, path) !== null);
-      return send(request, reply, allow.length > 0 ? methodNotAllowed(allow) : notFound(`No route for ${request.method} ${path}`));
+      return sendError(request, reply, allow.length > 0 ? methodNotAllowed(allow) : notFound(`No route for ${request.method} ${path}`));
     });
   },
   { name: 'error-handler' },

@@ -3,7 +3,7 @@ import { publicUrlOf, type Config } from './config.js';
 import authPlugin from '../plugins/auth.js';
 import bossPlugin from '../plugins/boss.js';
 import dbPlugin from '../plugins/db.js';
-import errorHandler from '../plugins/error-handler.js';
+import errorHandler, { sendError } from '../plugins/error-handler.js';
 import mailerPlugin from '../plugins/mailer.js';
 import openapi from '../plugins/openapi.js';
 import storagePlugin from '../plugins/storage.js';
@@ -31,6 +31,8 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   const app = Fastify({
     logger: options.logger ?? { level: config.LOG_LEVEL },
     routerOptions: { maxParamLength: 500 },
+    // A URL Fastify cannot route (bad percent-encoding, an over-long parameter) gets the same error document.
+    frameworkErrors: (err, request, reply) => sendError(request, reply, err),
     schemaController: {
       compilersFactory: {
         // The factory signature fastify declares is narrower than what it calls it with.

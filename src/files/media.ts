@@ -41,7 +41,8 @@ export async function mediaRoute(app: FastifyInstance) {
     },
     async (request, reply) => {
       const key = (request.params as { '*': string })['*'];
-      if (!isKey(key)) throw notFound('No stored file has this path');
+      // The wildcard arrives decoded: an encoded slash or backslash must not act as a separator.
+      if (!isKey(key) || /%2f|%5c/i.test(request.url)) throw notFound('No stored file has this path');
       const file = await app.storage.local.open(key).catch((err: NodeJS.ErrnoException) => {
         if (err.code === 'ENOENT' || err.code === 'ENOTDIR' || err.code === 'EISDIR') throw notFound('No stored file has this path');
         throw err;
