@@ -73,13 +73,12 @@ export const storageUnavailable = () =>
 const tooLarge = (maxBytes: number) => () => new Error(`stored file is larger than ${maxBytes} bytes`);
 
 /** Files under a folder, served by the API at MEDIA_PREFIX; writes land whole (temp file, then rename). */
-export function localBackend(dir: string, publicUrl: string): Backend & { pathOf(key: string): string } {
+export function localBackend(dir: string, publicUrl: string): Backend {
   const root = resolve(dir);
   const base = `${publicUrl}${MEDIA_PREFIX}`;
   const pathOf = (key: string) => join(root, checkedKey(key));
   return {
     place: 'local',
-    pathOf,
     async put(key, body) {
       const file = pathOf(key);
       const partial = join(root, '.partial', randomBytes(12).toString('hex'));
