@@ -17,9 +17,9 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import t, { type Test } from 'tap';
 import { settings } from '../../db/schema/index.js';
-import { buildTestApp, call } from '../helpers/app.js';
+import { buildTestApp, call, until } from '../helpers/app.js';
 import { create, eventAttributes } from '../helpers/events.js';
-import { dataUri, makeImage } from '../helpers/images.js';
+import { makeImage, uploadImage } from '../helpers/images.js';
 import { startS3, useS3 } from '../helpers/s3.js';
 import { seedUser } from '../helpers/users.js';
 
@@ -51,22 +51,6 @@ const remote = createServer((req, res) => {
 await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
 t.teardown(() => new Promise<void>((resolve) => remote.close(() => resolve())));
 const site = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function upload(app: FastifyInstance, token: string, bytes: Buffer, type: string): Promise<string> {
-  const res = await app.inject({ method: 'POST', url: '/v1/upload/image', headers: { authorization: `JWT ${token}` }, payload: { data: dataUri(bytes, type) } });
-  if (res.statusCode !== 200) throw new Error(`upload: ${res.statusCode} ${res.body}`);
-  return res.json().url as string;
-}
 
 const getEvent = async (app: FastifyInstance, token: string, id: string) =>
   (await call(app, { url: `/v1/events/${id}`, token })).body.data.attributes as Record<string, unknown>;
@@ -108,7 +92,7 @@ let first: { id: string; url: string; variants: string[] };
 let initial: { url: string; variants: string[] };
 
 t.test('an uploaded image: a job, then variants at the settings widths with heights from the ratio', async (t) => {
-  const url = await upload(A, userA.token, await makeImage('png', 2000, 800), 'png');
+  const url = await uploadImage(A, userA.token, await makeImage('png', 2000, 800), 'png');
   const res = await call(A, { method: 'POST', url: '/v1/events', token: userA.token, body: { data: { type: 'event', attributes: { ...eventAttributes('Pictured'), 'original-image-url': url } } } });
   t.equal(res.status, 201);
   const id = res.body.data.id as string;
@@ -139,7 +123,7 @@ t.test('other sizes, aspect not kept, a new image: cleared at once, then exactly
   });
   t.equal(patched.status, 200);
   const { id } = first;
-  const url2 = await upload(A, userA.token, await makeImage('jpeg', 600, 900), 'jpeg');
+  const url2 = await uploadImage(A, userA.token, await makeImage('jpeg', 600, 900), 'jpeg');
   const res = await patchEvent(A, userA.token, id, { 'original-image-url': url2 });
   t.equal(res.status, 200);
   t.equal(res.body.data.attributes['original-image-url'], url2);
@@ -200,7 +184,7 @@ t.test('an image on S3: the variants go to the bucket', async (t) => {
   const peer = await startS3(t);
   await useS3(A, peer);
   t.teardown(() => A.db.update(settings).set({ storagePlace: 'local' }).where(eq(settings.id, 1)).then(() => {}));
-  const url = await upload(A, userA.token, await makeImage('webp', 1000, 500), 'webp');
+  const url = await uploadImage(A, userA.token, await makeImage('webp', 1000, 500), 'webp');
   const base = `${peer.endpoint}/${peer.bucket}/`;
   t.match(url, new RegExp(`^${escape(base)}uploads/images/[0-9a-f]{32}\\.webp$`));
   const id = await create(A, userA.token, 'events', 'event', { ...eventAttributes('On S3'), 'original-image-url': url });

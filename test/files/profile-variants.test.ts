@@ -6,9 +6,9 @@
 import sharp from 'sharp';
 import t, { type Test } from 'tap';
 import type { FastifyInstance } from 'fastify';
-import { buildTestApp, call } from '../helpers/app.js';
+import { buildTestApp, call, until } from '../helpers/app.js';
 import { buildWorld, create, eventAttributes, rel } from '../helpers/events.js';
-import { dataUri, makeImage } from '../helpers/images.js';
+import { makeImage, uploadImage } from '../helpers/images.js';
 
 const MEDIA = 'http://localhost:8080/static/media/';
 const VARIANTS = ['thumbnail-image-url', 'small-image-url', 'icon-image-url'] as const;
@@ -20,22 +20,8 @@ const world = await buildWorld(app);
 const { cast } = world;
 const speakerId = world.published.speaker;
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function upload(token: string, width: number, height: number): Promise<string> {
-  const payload = { data: dataUri(await makeImage('png', width, height), 'png') };
-  const res = await app.inject({ method: 'POST', url: '/v1/upload/image', headers: { authorization: `JWT ${token}` }, payload });
-  if (res.statusCode !== 200) throw new Error(`upload: ${res.statusCode} ${res.body}`);
-  return res.json().url as string;
-}
+const upload = async (token: string, width: number, height: number) =>
+  uploadImage(app, token, await makeImage('png', width, height), 'png');
 
 const variantsOf = (attrs: Record<string, unknown>) => VARIANTS.map((k) => attrs[k] as string | null);
 const read = async (path: string, token: string) => (await call(app, { url: path, token })).body.data.attributes as Record<string, unknown>;

@@ -114,3 +114,14 @@ export function assertError(
   if (detail !== undefined) t.match(error?.detail, detail, 'error detail');
   return error;
 }
+
+/** Polls `probe` every 100 ms until it answers a value; fails naming `what` when `ms` pass first. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

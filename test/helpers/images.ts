@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 
 export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp';
@@ -38,4 +39,11 @@ export function multipart(files: [field: string, filename: string, content: Buff
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Uploads an image through POST /v1/upload/image and answers its URL (failing loudly otherwise). */
+export async function uploadImage(app: FastifyInstance, token: string, bytes: Buffer, type: string): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/v1/upload/image', headers: { authorization: `JWT ${token}` }, payload: { data: dataUri(bytes, type) } });
+  if (res.statusCode !== 200) throw new Error(`upload: ${res.statusCode} ${res.body}`);
+  return res.json().url as string;
 }
