@@ -10,6 +10,7 @@ import storagePlugin from '../plugins/storage.js';
 import authRoutes from './auth/routes.js';
 import benchRoutes from './bench-routes.js';
 import filesRoutes, { filesTag } from './files/index.js';
+import { transferRoutes, transferTag } from './transfer/routes.js';
 import jsonapi from './jsonapi/plugin.js';
 import type { ResourceSpec } from './jsonapi/resource.js';
 import { jobs } from './jobs/index.js';
@@ -53,6 +54,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
       ...served.map((r) => ({ name: r.tag, description: r.description })),
       ...siteTags,
       filesTag,
+      transferTag,
     ],
   });
   await app.register(dbPlugin, { url: config.DATABASE_URL, poolMax: config.DB_POOL_MAX, onQuery: options.onQuery });
@@ -70,6 +72,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   await app.register(authRoutes, { expiresIn: config.JWT_EXPIRES_IN });
   for (const routes of siteRoutes) await app.register(routes);
   await app.register(filesRoutes, { config });
+  await app.register(transferRoutes, { config });
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
   return app;
 }

@@ -5,7 +5,8 @@ import { canonicalTimeZone } from './jsonapi/types.js';
 
 const addFormats = formats as unknown as typeof formats.default;
 
-function makeAjv(coerce: boolean) {
+/** An Ajv with the service's formats; `coerce` for path and query strings, never for bodies. */
+export function makeAjv(coerce: boolean) {
   const ajv = new Ajv({
     // Bodies are strict: a wrong type or an unknown member is an error, never silently fixed or dropped.
     coerceTypes: coerce,

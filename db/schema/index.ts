@@ -4,3 +4,4 @@ export * from './event-records.js';
 export * from './sessions.js';
 export * from './site.js';
 export * from './orders.js';
+export * from './tasks.js';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, customType, index, integer, pgTable, serial, text, varchar } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 
-const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
+export const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 
 export const pages = pgTable(
   'pages',

@@ -25,6 +25,7 @@ const plainJsonOperations: PlainJsonOperations = {
   '/auth/session': { post: true },
   '/v1/attendees/send-receipt': { post: true },
   '/v1/upload/image': { post: true },
+  '/v1/events/{event_id}/export/json': { post: true },
 };
 const plainJson: Readonly<Record<string, Partial<Record<string, true>>>> = plainJsonOperations;
 

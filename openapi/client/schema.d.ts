@@ -180,6 +180,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/{id}/relationships/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user notifications
+         * @description The resource identifiers of the user's notifications.
+         */
+        get: operations["getUserNotificationsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the notifications of a user
+         * @description Only the notifications related to this user, with every list feature.
+         */
+        get: operations["getUserNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -2457,6 +2497,98 @@ export interface paths {
         patch: operations["updatePage"];
         trace?: never;
     };
+    "/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List notifications
+         * @description Pages of notifications with sort, filter, include and sparse fieldsets. In-app messages to a user (an import that finished, ...), listed at /v1/users/{id}/notifications. The server writes them; their user marks them read or deletes them.
+         */
+        get: operations["listNotifications"];
+        put?: never;
+        /**
+         * Create a notification
+         * @description Creates a notification; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a notification
+         * @description One notification, with include and sparse fieldsets.
+         */
+        get: operations["getNotification"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a notification
+         * @description Deletes the notification.
+         */
+        delete: operations["deleteNotification"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a notification
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateNotification"];
+        trace?: never;
+    };
+    "/v1/notifications/{id}/relationships/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of notification user
+         * @description The resource identifiers of the notification's user.
+         */
+        get: operations["getNotificationUserRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/{id}/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user of a notification
+         * @description The related user, or null.
+         */
+        get: operations["getNotificationUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/login": {
         parameters: {
             query?: never;
@@ -2682,6 +2814,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/{event_id}/export/json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export an event
+         * @description Starts a background export of the event to a zip archive (organizers of the event and administrators). The media flags (default false) add the images, videos, audio and slides to the archive. Poll the task URL; a successful task gives `result.download_url`, and the requester gets an e-mail either way.
+         */
+        post: operations["exportEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{event_id}/exports/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an export archive
+         * @description The zip archive of a finished export of this event; organizers of the event and administrators.
+         */
+        get: operations["downloadEventExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/import/{source_type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import an event
+         * @description Starts a background import of a zip archive (part `file`) as a new event owned by the caller. Only the `json` source type exists (others are 404). The whole import is one transaction: on any error nothing of the new event remains. Poll the task URL; the requester gets an e-mail and a notification.
+         */
+        post: operations["importEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Poll a task
+         * @description The state of an export or import: WAITING (with the progress text), SUCCESS with its result, FAILED (export) or FAILURE (import) with the error. Only the requester and administrators see a task. A failed task is still answered with 200.
+         */
+        get: operations["getTask"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2826,6 +3038,15 @@ export interface components {
                     id: string;
                 }[];
             };
+            /** @description the user's notifications; the user and administrators only */
+            notifications?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "notification";
+                    id: string;
+                }[];
+            };
         };
         /** @description An account. Registration is open; a user reads and changes only their own record unless an administrator. Deleting keeps the record with deleted-at set and ends its tokens. */
         UserResource: {
@@ -2838,13 +3059,13 @@ export interface components {
         };
         UserDocument: {
             data: components["schemas"]["UserResource"];
-            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         UserListDocument: {
             data: components["schemas"]["UserResource"][];
-            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -3043,6 +3264,15 @@ export interface components {
             data: {
                 /** @enum {string} */
                 type: "order";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserNotificationsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "notification";
                 id: string;
             }[];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -3249,13 +3479,13 @@ export interface components {
         };
         EventDocument: {
             data: components["schemas"]["EventResource"];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventListDocument: {
             data: components["schemas"]["EventResource"][];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -3675,13 +3905,13 @@ export interface components {
         };
         EventTopicDocument: {
             data: components["schemas"]["EventTopicResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventTopicListDocument: {
             data: components["schemas"]["EventTopicResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -3763,13 +3993,13 @@ export interface components {
         };
         EventCopyrightDocument: {
             data: components["schemas"]["EventCopyrightResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventCopyrightListDocument: {
             data: components["schemas"]["EventCopyrightResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -3882,13 +4112,13 @@ export interface components {
         };
         SocialLinkDocument: {
             data: components["schemas"]["SocialLinkResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SocialLinkListDocument: {
             data: components["schemas"]["SocialLinkResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -4003,13 +4233,13 @@ export interface components {
         };
         MicrolocationDocument: {
             data: components["schemas"]["MicrolocationResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         MicrolocationListDocument: {
             data: components["schemas"]["MicrolocationResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -4134,13 +4364,13 @@ export interface components {
         };
         SponsorDocument: {
             data: components["schemas"]["SponsorResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SponsorListDocument: {
             data: components["schemas"]["SponsorResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -4264,13 +4494,13 @@ export interface components {
         };
         TrackDocument: {
             data: components["schemas"]["TrackResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         TrackListDocument: {
             data: components["schemas"]["TrackResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -4394,13 +4624,13 @@ export interface components {
         };
         SessionTypeDocument: {
             data: components["schemas"]["SessionTypeResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SessionTypeListDocument: {
             data: components["schemas"]["SessionTypeResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -4603,13 +4833,13 @@ export interface components {
         };
         SessionDocument: {
             data: components["schemas"]["SessionResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SessionListDocument: {
             data: components["schemas"]["SessionResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -5023,13 +5253,13 @@ export interface components {
         };
         SpeakerDocument: {
             data: components["schemas"]["SpeakerResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SpeakerListDocument: {
             data: components["schemas"]["SpeakerResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -5259,13 +5489,13 @@ export interface components {
         };
         CustomFormDocument: {
             data: components["schemas"]["CustomFormResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         CustomFormListDocument: {
             data: components["schemas"]["CustomFormResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -5419,13 +5649,13 @@ export interface components {
         };
         OrderDocument: {
             data: components["schemas"]["OrderResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         OrderListDocument: {
             data: components["schemas"]["OrderResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -5600,6 +5830,83 @@ export interface components {
                 };
                 relationships?: Record<string, never>;
             };
+        };
+        /** @description Attributes of a notification */
+        NotificationAttributes: {
+            readonly title?: string;
+            readonly message?: string;
+            /** @description set it once the user has seen it */
+            "is-read"?: boolean;
+            /** Format: date-time */
+            readonly "created-at"?: string;
+        };
+        NotificationRelationships: {
+            /** @description whom it is for */
+            user?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description In-app messages to a user (an import that finished, ...), listed at /v1/users/{id}/notifications. The server writes them; their user marks them read or deletes them. */
+        NotificationResource: {
+            /** @enum {string} */
+            type: "notification";
+            id: string;
+            attributes: components["schemas"]["NotificationAttributes"];
+            relationships?: components["schemas"]["NotificationRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        NotificationDocument: {
+            data: components["schemas"]["NotificationResource"];
+            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        NotificationListDocument: {
+            data: components["schemas"]["NotificationResource"][];
+            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        NotificationCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "notification";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes?: {
+                    /** @description set it once the user has seen it */
+                    "is-read"?: boolean;
+                };
+                relationships?: Record<string, never>;
+            };
+        };
+        NotificationUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "notification";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    /** @description set it once the user has seen it */
+                    "is-read"?: boolean;
+                };
+                relationships?: Record<string, never>;
+            };
+        };
+        NotificationUserRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
         };
         LoginRequest: {
             /** @description an email address; surrounding blanks are trimmed */
@@ -5950,6 +6257,45 @@ export interface components {
         UploadResponse: {
             url: string | string[];
         };
+        ExportRequest: {
+            /** @description include images (logo, event image, speaker photos, sponsor logos) */
+            image?: boolean;
+            /** @description include session videos */
+            video?: boolean;
+            /** @description include session audio */
+            audio?: boolean;
+            /** @description include session slides */
+            document?: boolean;
+        };
+        ImportRequest: {
+            /**
+             * Format: binary
+             * @description the zip archive
+             */
+            file: string;
+        };
+        TaskStarted: {
+            /** @description poll it for the state and the result */
+            task_url: string;
+        };
+        TaskDocument: {
+            /** @description WAITING while it runs; SUCCESS; FAILED (export) or FAILURE (import) */
+            state: "WAITING" | "SUCCESS" | "FAILED" | "FAILURE";
+            /** @description progress while waiting, e.g. `Importing sessions (9/9)` */
+            status: string | null;
+            /** @description null while waiting */
+            result: {
+                download_url: string;
+            } | {
+                event_name: string;
+                id: string;
+                url: string;
+            } | {
+                /** @enum {boolean} */
+                __error: true;
+                message: string;
+            } | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -6000,6 +6346,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path?: never;
@@ -6185,6 +6533,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -6509,6 +6859,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -6776,6 +7128,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -6942,6 +7296,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -6959,6 +7315,174 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["OrderListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserNotificationsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserNotificationsRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserNotifications: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the notifications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["NotificationListDocument"];
                 };
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
@@ -7049,6 +7573,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path?: never;
@@ -7234,6 +7760,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -7649,6 +8177,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -7811,6 +8341,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -7981,6 +8513,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -8147,6 +8681,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -8313,6 +8849,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -8479,6 +9017,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -8645,6 +9185,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -8811,6 +9353,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -8977,6 +9521,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -9244,6 +9790,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -9511,6 +10059,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -9669,6 +10219,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -10136,6 +10688,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -10599,6 +11153,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -10706,6 +11262,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path?: never;
@@ -10891,6 +11449,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -11215,6 +11775,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -11322,6 +11884,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path?: never;
@@ -11507,6 +12071,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -11764,6 +12330,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -12179,6 +12747,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -12290,6 +12860,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path?: never;
@@ -12475,6 +13047,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -12890,6 +13464,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -13001,6 +13577,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path?: never;
@@ -13186,6 +13764,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -13601,6 +14181,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -13771,6 +14353,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -13878,6 +14462,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path?: never;
@@ -14063,6 +14649,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -14478,6 +15066,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -14589,6 +15179,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path?: never;
@@ -14774,6 +15366,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -15189,6 +15783,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -15359,6 +15955,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -15466,6 +16064,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path?: never;
@@ -15651,6 +16251,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -16066,6 +16668,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -16236,6 +16840,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -16343,6 +16949,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path?: never;
@@ -16528,6 +17136,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -16943,6 +17553,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -17204,6 +17816,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -17465,6 +18079,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -17726,6 +18342,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -18193,6 +18811,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -18452,6 +19072,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -18563,6 +19185,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path?: never;
@@ -18748,6 +19372,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -19163,6 +19789,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -19424,6 +20052,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -19891,6 +20521,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -19998,6 +20630,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path?: never;
@@ -20183,6 +20817,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -20607,6 +21243,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -20718,6 +21356,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path?: never;
@@ -20903,6 +21543,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -21318,6 +21960,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -21480,6 +22124,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -21591,6 +22237,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path?: never;
@@ -21776,6 +22424,8 @@ export interface operations {
                 "fields[order]"?: string;
                 /** @description comma-separated page fields to return */
                 "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
             };
             header?: never;
             path: {
@@ -22000,6 +22650,633 @@ export interface operations {
             };
             /** @description The document fails validation */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listNotifications: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of notifications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["NotificationListDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["NotificationCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created notification */
+            201: {
+                headers: {
+                    /** @description path of the new notification */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["NotificationDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getNotification: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notification */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["NotificationDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["NotificationUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated notification */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["NotificationDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getNotificationUserRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["NotificationUserRelationship"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getNotificationUser: {
+        parameters: {
+            query?: {
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22779,6 +24056,253 @@ export interface operations {
                 };
             };
             /** @description No stored file has this path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    exportEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExportRequest"];
+                "application/vnd.api+json": components["schemas"]["ExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The export is under way */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskStarted"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    downloadEventExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                event_id: string;
+                /** @description path of the archive, as the task result names it */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zip archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    importEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description format of the archive: `json` */
+                source_type: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportRequest"];
+            };
+        };
+        responses: {
+            /** @description The import is under way */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskStarted"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the id at the end of the task URL */
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -67,7 +67,7 @@ export function extensionOf(filename: string): string {
 /** A generated unique key under `folder`, ending in `extension`. */
 export const uniqueKey = (folder: string, extension: string) => `${folder}/${randomUUID().replace(/-/g, '')}${extension}`;
 
-interface Received {
+export interface Received {
   field: string;
   extension: string;
   path: string;
@@ -78,7 +78,7 @@ const tooLarge = (limits: UploadLimits) =>
   new JsonApiError(413, 'Payload Too Large', `A file is larger than the limit of ${limits.maxFileBytes} bytes`);
 
 /** Parser failures as client errors; anything else is ours. */
-function multipartError(err: unknown, limits: UploadLimits): unknown {
+export function multipartError(err: unknown, limits: UploadLimits): unknown {
   if (err instanceof JsonApiError) return err;
   const code = (err as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(limits);
@@ -92,7 +92,7 @@ function multipartError(err: unknown, limits: UploadLimits): unknown {
 }
 
 /** Streams every file part into `dir` (memory stays flat whatever the size); fields are ignored. */
-async function receive(request: FastifyRequest, dir: string, limits: UploadLimits): Promise<Received[]> {
+export async function receive(request: FastifyRequest, dir: string, limits: UploadLimits): Promise<Received[]> {
   const received: Received[] = [];
   const parts = request.parts({
     limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, parts: limits.maxFiles + 20, fields: 20, fieldSize: 4096 },

@@ -1,4 +1,5 @@
-import { fetchLimits, type Config } from '../config.js';
+import { fetchLimits, publicUrlOf, type Config } from '../config.js';
+import { eventExport, eventImport, type TransferLimits } from '../transfer/jobs.js';
 import { imageVariants } from './image-variants.js';
 import type { JobDefinition } from './job.js';
 import { mailDelivery } from './mail-delivery.js';
@@ -7,4 +8,12 @@ import { mailDelivery } from './mail-delivery.js';
 export const jobs = (config: Config): JobDefinition[] => [
   mailDelivery(config.MAIL_RETRY_SECONDS, config.MAIL_RETRY_LIMIT) as JobDefinition,
   imageVariants({ fetch: fetchLimits(config), maxPixels: config.IMAGE_MAX_PIXELS }) as JobDefinition,
+  eventExport(transferLimits(config)) as JobDefinition,
+  eventImport(transferLimits(config)) as JobDefinition,
 ];
+
+const transferLimits = (config: Config): TransferLimits => ({
+  fetch: fetchLimits(config),
+  archive: { maxEntries: config.IMPORT_MAX_ENTRIES, maxTotalBytes: config.IMPORT_MAX_INFLATED_BYTES, maxRatio: config.IMPORT_MAX_RATIO },
+  publicUrl: publicUrlOf(config),
+});

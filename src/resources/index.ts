@@ -6,6 +6,7 @@ import { customFormResource } from './custom-forms/index.js';
 import { eventCopyrightResource } from './event-copyrights/index.js';
 import { eventTopicResource } from './event-topics/index.js';
 import { eventResource } from './events/index.js';
+import { notificationResource } from './notifications/index.js';
 import { microlocationResource } from './microlocations/index.js';
 import { orderResource } from './orders/index.js';
 import { pageResource } from './pages/index.js';
@@ -34,6 +35,7 @@ export const resources: ResourceSpec[] = [
   customFormResource,
   orderResource,
   pageResource,
+  notificationResource,
 ];
 
 /** Routes that are not a resource's CRUD: one record in two variants, computed records, actions. */

@@ -35,11 +35,17 @@ const operations = operationsOf(doc);
 
 /** The event service's JSON:API face; the login routes under /v1/auth/ take and give plain JSON. */
 /** Actions whose bodies and answers are plain JSON objects, not JSON:API documents. */
-const PLAIN_ACTIONS = ['/v1/attendees/send-receipt', '/v1/upload/image'];
-/** File uploads: multipart forms in, plain JSON out. */
-const UPLOADS = ['/v1/upload/file', '/v1/upload/files'];
+const PLAIN_ACTIONS = ['/v1/attendees/send-receipt', '/v1/upload/image', '/v1/events/{event_id}/export/json'];
+/** File uploads: multipart forms in (the component named here), plain JSON out. */
+const UPLOADS: Record<string, string> = {
+  '/v1/upload/file': 'UploadRequest',
+  '/v1/upload/files': 'UploadRequest',
+  '/v1/events/import/{source_type}': 'ImportRequest',
+};
+/** Plain JSON or files out, no body in. */
+const PLAIN_READS = ['/v1/tasks/{task_id}', '/v1/events/{event_id}/exports/{path}'];
 const isJsonApi = (path: string) =>
-  path.startsWith('/v1/') && !path.startsWith('/v1/auth/') && !PLAIN_ACTIONS.includes(path) && !UPLOADS.includes(path);
+  path.startsWith('/v1/') && !path.startsWith('/v1/auth/') && !PLAIN_ACTIONS.includes(path) && !(path in UPLOADS) && !PLAIN_READS.includes(path);
 
 /** Every object reachable from `root` (each visited once, so cycles end). */
 function* objectsIn(root: unknown, seen = new Set<object>()): Generator<Record<string, unknown>> {
@@ -110,18 +116,26 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
     }
   }
   const plain = operations.filter(({ path }) => !isJsonApi(path) && (path.includes('/auth/') || PLAIN_ACTIONS.includes(path)));
-  t.equal(plain.length, 4, 'the two logins, send-receipt and the image upload');
-  const uploads = operations.filter(({ path }) => UPLOADS.includes(path));
-  t.equal(uploads.length, 2, 'the upload and its alias');
+  t.equal(plain.length, 5, 'the two logins, send-receipt, the image upload and the export');
+  const uploads = operations.filter(({ path }) => path in UPLOADS);
+  t.equal(uploads.length, 3, 'the upload, its alias and the import');
   for (const { label, op, path } of [...plain, ...uploads]) {
     const body = op.requestBody;
-    if (UPLOADS.includes(path)) {
-      t.same(body && !isRef(body) ? body.content : undefined, { 'multipart/form-data': { schema: { $ref: '#/components/schemas/UploadRequest' } } }, `${label} takes a multipart form`);
+    if (path in UPLOADS) {
+      const form = { 'multipart/form-data': { schema: { $ref: `#/components/schemas/${UPLOADS[path]}` } } };
+      t.same(body && !isRef(body) ? body.content : undefined, form, `${label} takes a multipart form`);
     } else {
       t.ok(body && !isRef(body) && 'application/json' in body.content, `${label} takes plain JSON`);
     }
     const ok = op.responses?.['200'];
     t.same(ok && !isRef(ok) ? Object.keys(ok.content ?? {}) : [], ['application/json'], `${label} answers plain JSON`);
+  }
+  const reads = operations.filter(({ path }) => PLAIN_READS.includes(path));
+  t.same(reads.map((r) => r.label).sort(), ['GET /v1/events/{event_id}/exports/{path}', 'GET /v1/tasks/{task_id}'], 'the task and the download');
+  for (const { label, op } of reads) {
+    const ok = op.responses?.['200'];
+    const types = ok && !isRef(ok) ? Object.keys(ok.content ?? {}) : [];
+    t.same(types, [label.includes('exports') ? 'application/zip' : 'application/json'], `${label} answers ${types.join()}`);
   }
 });
 

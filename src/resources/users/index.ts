@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { users } from '../../../db/schema/index.js';
+import { isStaff, loggedIn } from '../../auth/caller.js';
 import { hashPassword } from '../../auth/password.js';
+import { forbidden } from '../../jsonapi/errors.js';
 import { withImageVariants } from '../../images/variants.js';
 import { defineResource } from '../../jsonapi/resource.js';
 import { DateTime, Email, Nullable, Text, Url } from '../../jsonapi/types.js';
@@ -71,6 +73,15 @@ export const userResource = defineResource({
     },
     sessions: { kind: 'toMany', type: 'session', foreignKey: 'creatorId', description: 'sessions the user created' },
     orders: { kind: 'toMany', type: 'order', foreignKey: 'userId', description: 'orders the user bought' },
+    notifications: {
+      kind: 'toMany',
+      type: 'notification',
+      foreignKey: 'userId',
+      description: "the user's notifications; the user and administrators only",
+      guard: (ctx, row) => {
+        if (row.id !== loggedIn(ctx).id && !isStaff(ctx.caller)) throw forbidden("These are another user's notifications");
+      },
+    },
   },
   policy: userPolicy,
   hooks: withImageVariants('user'),

@@ -1,0 +1,46 @@
+import { Type } from '@sinclair/typebox';
+import { eq, sql } from 'drizzle-orm';
+import { notifications } from '../../../db/schema/index.js';
+import { isStaff, loggedIn } from '../../auth/caller.js';
+import { forbidden } from '../../jsonapi/errors.js';
+import { defineResource, type Ctx, type Row } from '../../jsonapi/resource.js';
+import { DateTime, Text } from '../../jsonapi/types.js';
+
+/** A user reads and changes only their own notifications; administrators read everyone's. */
+function ownOrStaff(ctx: Ctx, row: Row) {
+  if (row.userId !== loggedIn(ctx).id && !isStaff(ctx.caller)) throw forbidden('These are another user\'s notifications');
+}
+
+export const notificationResource = defineResource({
+  type: 'notification',
+  path: 'notifications',
+  name: 'Notification',
+  tag: 'Notifications',
+  description:
+    'In-app messages to a user (an import that finished, ...), listed at /v1/users/{id}/notifications. The ' +
+    'server writes them; their user marks them read or deletes them.',
+  table: notifications,
+  attributes: {
+    title: { column: 'title', schema: Text(255), readOnly: true },
+    message: { column: 'message', schema: Text(10_000), readOnly: true },
+    'is-read': { column: 'isRead', schema: Type.Boolean({ description: 'set it once the user has seen it' }) },
+    'created-at': { column: 'createdAt', schema: DateTime(), readOnly: true },
+  },
+  relationships: {
+    user: { kind: 'toOne', type: 'user', column: 'userId', readOnly: true, description: 'whom it is for' },
+  },
+  policy: {
+    scope: (ctx, t) => (isStaff(ctx.caller) ? undefined : ctx.caller ? eq(t.userId!, ctx.caller.id) : sql`false`),
+    list: loggedIn,
+    read: ownOrStaff,
+    create() {
+      throw forbidden('Notifications are written by the server');
+    },
+    update(ctx, row) {
+      if (row.userId !== loggedIn(ctx).id) throw forbidden('Only its user may change a notification');
+    },
+    delete(ctx, row) {
+      if (row.userId !== loggedIn(ctx).id) throw forbidden('Only its user may delete a notification');
+    },
+  },
+});

@@ -1,0 +1,249 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import multipart from '@fastify/multipart';
+import { Type, type Static } from '@sinclair/typebox';
+import { and, eq, isNull, or } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { events, importArchives, tasks } from '../../db/schema/index.js';
+import { isStaff, loggedIn, requireLogin } from '../auth/caller.js';
+import type { Config } from '../config.js';
+import { multipartError, receive } from '../files/upload.js';
+import { badRequest, JsonApiError, notFound } from '../jsonapi/errors.js';
+import { errorResponses } from '../jsonapi/routes.js';
+import { API_PREFIX } from '../jsonapi/serialize.js';
+import { integerId } from '../jsonapi/values.js';
+import { requireRole } from '../resources/events/access.js';
+import { EXPORT_QUEUE, IMPORT_QUEUE } from './jobs.js';
+
+export const TAG = 'Export and import';
+export const transferTag = {
+  name: TAG,
+  description: 'Event export to a zip archive and import from one, as background tasks polled at /v1/tasks/{task_id}.',
+};
+
+const ExportRequest = Type.Object(
+  {
+    image: Type.Optional(Type.Boolean({ description: 'include images (logo, event image, speaker photos, sponsor logos)' })),
+    video: Type.Optional(Type.Boolean({ description: 'include session videos' })),
+    audio: Type.Optional(Type.Boolean({ description: 'include session audio' })),
+    document: Type.Optional(Type.Boolean({ description: 'include session slides' })),
+  },
+  { $id: 'ExportRequest', additionalProperties: false },
+);
+const ImportRequest = Type.Object(
+  { file: Type.String({ format: 'binary', description: 'the zip archive' }) },
+  // Streamed by the handler, never parsed into a body: the schema documents the form only.
+  { $id: 'ImportRequest', 'x-streamed': true },
+);
+const TaskStarted = Type.Object(
+  { task_url: Type.String({ description: 'poll it for the state and the result' }) },
+  { $id: 'TaskStarted', additionalProperties: false },
+);
+const TaskDocument = Type.Object(
+  {
+    state: Type.Union(['WAITING', 'SUCCESS', 'FAILED', 'FAILURE'].map((s) => Type.Literal(s)), {
+      description: 'WAITING while it runs; SUCCESS; FAILED (export) or FAILURE (import)',
+    }),
+    status: Type.Union([Type.String(), Type.Null()], { description: 'progress while waiting, e.g. `Importing sessions (9/9)`' }),
+    result: Type.Union(
+      [
+        Type.Object({ download_url: Type.String() }, { description: 'a finished export' }),
+        Type.Object({ event_name: Type.String(), id: Type.String(), url: Type.String() }, { description: 'a finished import' }),
+        Type.Object({ __error: Type.Literal(true), message: Type.String() }, { description: 'a failed task' }),
+        Type.Null(),
+      ],
+      { description: 'null while waiting' },
+    ),
+  },
+  { $id: 'TaskDocument', additionalProperties: false },
+);
+
+const taskUrl = (id: string) => `${API_PREFIX}/tasks/${id}`;
+
+/** The live event a path names by id or identifier. */
+async function eventNamed(app: FastifyInstance, named: string): Promise<number> {
+  const id = integerId(named);
+  const [row] = await app.db
+    .select({ id: events.id })
+    .from(events)
+    .where(and(id === undefined ? eq(events.identifier, named) : or(eq(events.id, id), eq(events.identifier, named)), isNull(events.deletedAt)))
+    .limit(1);
+  if (!row) throw notFound('Event not found');
+  return row.id;
+}
+
+const EventParams = Type.Object({ event_id: Type.String({ maxLength: 64, description: 'id or identifier of the event' }) });
+
+/**
+ * Export and import of events as background tasks: `POST /v1/events/{event_id}/export/json`,
+ * `GET /v1/events/{event_id}/exports/{path}`, `POST /v1/events/import/{source_type}`, and
+ * `GET /v1/tasks/{task_id}` to poll them.
+ */
+export async function transferRoutes(app: FastifyInstance, { config }: { config: Config }) {
+  app.addSchema(ExportRequest);
+  app.addSchema(ImportRequest);
+  app.addSchema(TaskStarted);
+  app.addSchema(TaskDocument);
+  const organizerOf = async (request: FastifyRequest, eventId: number) =>
+    requireRole({ caller: request.caller, db: app.db, request }, eventId, 'organizer', 'Event not found');
+
+  app.post(
+    `${API_PREFIX}/events/:event_id/export/json`,
+    {
+      onRequest: requireLogin(app),
+      schema: {
+        tags: [TAG],
+        operationId: 'exportEvent',
+        summary: 'Export an event',
+        description:
+          'Starts a background export of the event to a zip archive (organizers of the event and administrators). ' +
+          'The media flags (default false) add the images, videos, audio and slides to the archive. Poll the ' +
+          'task URL; a successful task gives `result.download_url`, and the requester gets an e-mail either way.',
+        consumes: ['application/json', 'application/vnd.api+json'],
+        params: EventParams,
+        body: Type.Ref(ExportRequest),
+        response: {
+          200: Type.Ref(TaskStarted, { description: 'The export is under way' }),
+          ...errorResponses([400, 401, 403, 404, 415, 422]),
+        },
+      },
+    },
+    async (request) => {
+      const eventId = await eventNamed(app, (request.params as { event_id: string }).event_id);
+      await organizerOf(request, eventId);
+      const body = request.body as Static<typeof ExportRequest>;
+      const options = { image: !!body.image, video: !!body.video, audio: !!body.audio, document: !!body.document };
+      const id = await app.db.transaction(async (tx) => {
+        const [task] = await tx.insert(tasks).values({ kind: 'export', userId: loggedIn(request).id, eventId, options }).returning({ id: tasks.id });
+        await app.sendJob(tx, EXPORT_QUEUE, { taskId: task!.id });
+        return task!.id;
+      });
+      return { task_url: taskUrl(id) };
+    },
+  );
+
+  const ExportParams = Type.Object({
+    event_id: EventParams.properties.event_id,
+    '*': Type.String({ maxLength: 300, description: 'path of the archive, as the task result names it' }),
+  });
+  app.get(
+    `${API_PREFIX}/events/:event_id/exports/*`,
+    {
+      onRequest: requireLogin(app),
+      config: {
+        swaggerTransform: ({ schema }: { schema: object }) => ({
+          schema: { ...schema, params: Type.Object({ event_id: EventParams.properties.event_id, path: ExportParams.properties['*'] }) },
+          url: `${API_PREFIX}/events/{event_id}/exports/{path}`,
+        }),
+      },
+      schema: {
+        tags: [TAG],
+        operationId: 'downloadEventExport',
+        summary: 'Download an export archive',
+        description: 'The zip archive of a finished export of this event; organizers of the event and administrators.',
+        params: ExportParams,
+        response: {
+          200: { description: 'The zip archive', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } },
+          ...errorResponses([401, 403, 404]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const params = request.params as { event_id: string; '*': string };
+      const eventId = await eventNamed(app, params.event_id);
+      await organizerOf(request, eventId);
+      const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/event(\d+)\.zip$/.exec(params['*']);
+      if (!match || Number(match[2]) !== eventId || /%2f|%5c/i.test(request.url)) throw notFound('No export of this event has this path');
+      const [task] = await app.db
+        .select()
+        .from(tasks)
+        .where(and(eq(tasks.id, match[1]!), eq(tasks.kind, 'export'), eq(tasks.eventId, eventId), eq(tasks.state, 'SUCCESS')));
+      const stored = task?.options as { place?: 'local' | 's3'; key?: string } | undefined;
+      if (!stored?.key) throw notFound('No export of this event has this path');
+      const backend = stored.place === 'local' ? app.storage.local : await app.storage.select();
+      const file = await backend.open(stored.key).catch(() => {
+        throw notFound('The archive of this export is no longer stored');
+      });
+      return reply
+        .type('application/zip')
+        .header('content-length', file.size)
+        .header('content-disposition', `attachment; filename="event${eventId}.zip"`)
+        .send(file.stream);
+    },
+  );
+
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: { files: 1, fileSize: 1, parts: 1, fields: 0 } });
+    const limits = { maxFileBytes: config.UPLOAD_MAX_FILE_BYTES, maxFiles: 1, tmpDir: config.UPLOAD_TMP_DIR ?? tmpdir() };
+    scope.post(
+      `${API_PREFIX}/events/import/:source_type`,
+      {
+        onRequest: requireLogin(app),
+        schema: {
+          tags: [TAG],
+          operationId: 'importEvent',
+          summary: 'Import an event',
+          description:
+            'Starts a background import of a zip archive (part `file`) as a new event owned by the caller. Only the ' +
+            '`json` source type exists (others are 404). The whole import is one transaction: on any error nothing ' +
+            'of the new event remains. Poll the task URL; the requester gets an e-mail and a notification.',
+          consumes: ['multipart/form-data'],
+          params: Type.Object({ source_type: Type.String({ maxLength: 32, description: 'format of the archive: `json`' }) }),
+          body: Type.Ref(ImportRequest),
+          response: {
+            200: Type.Ref(TaskStarted, { description: 'The import is under way' }),
+            ...errorResponses([400, 401, 404, 413, 415]),
+          },
+        },
+      },
+      async (request) => {
+        if ((request.params as { source_type: string }).source_type !== 'json') throw notFound('Source type not supported');
+        if (!request.isMultipart()) throw new JsonApiError(415, 'Unsupported Media Type', 'Send the archive as multipart/form-data');
+        const dir = await mkdtemp(join(limits.tmpDir, 'oe-import-'));
+        try {
+          const received = await receive(request, dir, limits).catch((err: unknown) => {
+            throw multipartError(err, limits);
+          });
+          if (received.length !== 1 || received[0]!.field !== 'file') throw badRequest('Send the archive as one file in part "file"');
+          const data = await readFile(received[0]!.path);
+          if (data.subarray(0, 4).toString('latin1') !== 'PK\x03\x04') throw badRequest('The file is not a zip archive');
+          const id = await app.db.transaction(async (tx) => {
+            const [task] = await tx.insert(tasks).values({ kind: 'import', userId: loggedIn(request).id }).returning({ id: tasks.id });
+            await tx.insert(importArchives).values({ taskId: task!.id, data });
+            await app.sendJob(tx, IMPORT_QUEUE, { taskId: task!.id });
+            return task!.id;
+          });
+          return { task_url: taskUrl(id) };
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      },
+    );
+  });
+
+  app.get(
+    `${API_PREFIX}/tasks/:task_id`,
+    {
+      onRequest: requireLogin(app),
+      schema: {
+        tags: [TAG],
+        operationId: 'getTask',
+        summary: 'Poll a task',
+        description:
+          'The state of an export or import: WAITING (with the progress text), SUCCESS with its result, FAILED ' +
+          '(export) or FAILURE (import) with the error. Only the requester and administrators see a task. A ' +
+          'failed task is still answered with 200.',
+        params: Type.Object({ task_id: Type.String({ maxLength: 64, description: 'the id at the end of the task URL' }) }),
+        response: { 200: Type.Ref(TaskDocument, { description: 'The task' }), ...errorResponses([401, 404]) },
+      },
+    },
+    async (request) => {
+      const id = (request.params as { task_id: string }).task_id;
+      const caller = loggedIn(request);
+      const [task] = /^[0-9a-f-]{36}$/i.test(id) ? await app.db.select().from(tasks).where(eq(tasks.id, id)) : [];
+      if (!task || (task.userId !== caller.id && !isStaff(caller))) throw notFound('Task not found');
+      return { state: task.state, status: task.status, result: task.result ?? null };
+    },
+  );
+}
