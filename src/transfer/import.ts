@@ -56,8 +56,12 @@ function recordsOf(file: ArchiveFile, parsed: unknown): Json[] {
     throw new ImportError(`File ${file.name} does not hold ${file.name === 'event' ? 'an event object' : 'a list of records'}`);
   }
   const records = (list as Json[]).map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [snake(k), v])));
+  const seen = new Set<number>();
   for (const r of records) {
-    if (oldId(r.id) === undefined) throw new ImportError(`File ${file.name}: a record has no numeric id`);
+    const id = oldId(r.id);
+    if (id === undefined) throw new ImportError(`File ${file.name}: a record has no numeric id`);
+    if (seen.has(id)) throw new ImportError(`File ${file.name}, ID ${id}: the id appears twice`);
+    seen.add(id);
   }
   return records.sort((a, b) => oldId(a.id)! - oldId(b.id)!);
 }
@@ -125,16 +129,18 @@ export async function importArchive(
         const model = modelOf(file.type);
         const map = new Map<number, number>();
         ids.set(file.name, map);
+        const rows: Json[] = [];
         for (const record of records) {
           const values = await valuesOf(tx, media, file, model, record, ids);
           if (file.name === 'event') Object.assign(values, { ownerId: ctx.userId, identifier: newIdentifier() });
           else values.eventId = event!.id;
-          const [row] = (await tx.insert(model.table).values(values).returning({ id: model.id })) as { id: number }[];
-          map.set(oldId(record.id)!, row!.id);
-          if (file.name === 'event') event = { id: row!.id, name: values.name as string, identifier: values.identifier as string };
-          if (file.name === 'sessions') await linkSpeakers(tx, file, record, row!.id, ids.get('speakers')!);
-          await sendVariants(ctx.app, tx, file, values, row!.id);
+          rows.push(values);
         }
+        const created = await insertAll(tx, model, rows);
+        records.forEach((record, i) => map.set(oldId(record.id)!, created[i]!));
+        if (file.name === 'event') event = { id: created[0]!, name: rows[0]!.name as string, identifier: rows[0]!.identifier as string };
+        if (file.name === 'sessions') await linkSpeakers(tx, file, records, created, ids.get('speakers')!);
+        await sendVariants(ctx.app, tx, file, rows, created);
       }
       return { ...event!, url: await done(tx, event!) };
     });
@@ -144,20 +150,40 @@ export async function importArchive(
   }
 }
 
-const VARIANT_OWNERS: Record<string, [ImageOwner, string]> = { event: ['event', 'originalImageUrl'], speakers: ['speaker', 'photoUrl'] };
+const BATCH = 500;
 
-/** Imported images get their variants like any other: the job is sent in the import's transaction. */
-async function sendVariants(app: FastifyInstance, tx: Db, file: ArchiveFile, values: Json, id: number) {
-  const owner = VARIANT_OWNERS[file.name];
-  const url = owner && values[owner[1]];
-  if (owner && typeof url === 'string') await app.sendJob(tx, IMAGE_VARIANTS_QUEUE, { owner: owner[0], id, url });
+/** Inserts the rows in batches (one statement per batch) and answers their new ids, in order. */
+async function insertAll(tx: Db, model: Model, rows: Json[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const created = (await tx.insert(model.table).values(rows.slice(i, i + BATCH)).returning({ id: model.id })) as { id: number }[];
+    ids.push(...created.map((r) => r.id));
+  }
+  return ids;
 }
 
-async function linkSpeakers(tx: Db, file: ArchiveFile, record: Json, sessionId: number, speakers: Map<number, number>) {
-  const given = record.speaker_ids ?? record.speakers ?? [];
-  if (!Array.isArray(given)) throw new ImportError(`File ${file.name}, ID ${record.id}: speakers must be a list`);
-  const linked = [...new Set(given.map(oldId).flatMap((old) => (old !== undefined && speakers.has(old) ? [speakers.get(old)!] : [])))];
-  if (linked.length > 0) await tx.insert(speakersSessions).values(linked.map((speakerId) => ({ speakerId, sessionId })));
+const VARIANT_OWNERS: Record<string, [ImageOwner, string]> = { event: ['event', 'originalImageUrl'], speakers: ['speaker', 'photoUrl'] };
+
+/** Imported images get their variants like any other: the jobs are sent in the import's transaction. */
+async function sendVariants(app: FastifyInstance, tx: Db, file: ArchiveFile, rows: Json[], ids: number[]) {
+  const owner = VARIANT_OWNERS[file.name];
+  if (!owner) return;
+  for (const [i, row] of rows.entries()) {
+    const url = row[owner[1]];
+    if (typeof url === 'string') await app.sendJob(tx, IMAGE_VARIANTS_QUEUE, { owner: owner[0], id: ids[i]!, url });
+  }
+}
+
+/** The speakers of each session (`speaker_ids`, or `speakers` as ids or nested objects), rewritten to new ids. */
+async function linkSpeakers(tx: Db, file: ArchiveFile, records: Json[], sessionIds: number[], speakers: Map<number, number>) {
+  const links: { speakerId: number; sessionId: number }[] = [];
+  for (const [i, record] of records.entries()) {
+    const given = record.speaker_ids ?? record.speakers ?? [];
+    if (!Array.isArray(given)) throw new ImportError(`File ${file.name}, ID ${String(record.id)}: speakers must be a list`);
+    const linked = new Set(given.map(oldId).flatMap((old) => (old !== undefined && speakers.has(old) ? [speakers.get(old)!] : [])));
+    for (const speakerId of linked) links.push({ speakerId, sessionId: sessionIds[i]! });
+  }
+  for (let i = 0; i < links.length; i += BATCH) await tx.insert(speakersSessions).values(links.slice(i, i + BATCH));
 }
 
 /** Column values of one record: checked attributes, media stored, references rewritten. */
@@ -169,14 +195,15 @@ async function valuesOf(
   record: Json,
   ids: Map<string, Map<number, number>>,
 ): Promise<Json> {
-  const where = `File ${file.name}, ID ${record.id}`;
+  const where = `File ${file.name}, ID ${String(record.id)}`;
   const attributes: Json = {};
   for (const [wire, attr] of writable(model)) {
     const key = snake(wire);
     if (!(key in record)) continue;
     let value = record[key];
     const kind = valueKind(attr.schema);
-    if (value === '' && kind !== 'string') value = null;
+    // The public formats write "" for numbers, dates and links they do not have.
+    if (value === '' && (kind !== 'string' || key.endsWith('url'))) value = null;
     if (file.name === 'session_types' && key === 'length') value = clockLength(value);
     if (typeof value === 'string' && /url$/.test(key) && value !== '' && !/^[a-z][a-z0-9+.-]*:/i.test(value)) {
       value = await media(value);

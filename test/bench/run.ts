@@ -23,6 +23,7 @@ import { explainAll } from './explain.js';
 import { load, median, probe, type LoadOptions, type Sample } from './measure.js';
 import { benchPaths, type BenchPath, type BenchRequest } from './paths.js';
 import { seed } from './seed.js';
+import { transferTimings } from './transfer.js';
 import { uploadMemory } from './upload-memory.js';
 
 function envNumber(name: string, fallback: number, min: number): number {
@@ -48,6 +49,9 @@ const settings = {
 
 /** Resident memory may grow by at most this share of the uploaded file's size while it streams in. */
 const UPLOAD_MAX_GROWTH = 0.25;
+/** Export and import of the benchmark's event: each within this time, and this much memory growth. */
+const TRANSFER_MAX_SECONDS = 20;
+const TRANSFER_MAX_GROWTH = 300 * 2 ** 20;
 
 /** Cleanup steps, run last-in first-out exactly once, on success, failure or a signal. */
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -222,6 +226,14 @@ async function main(): Promise<number> {
       `(growth beyond the small upload's peak ${fmt(growth, 3)} × the file)`,
   );
 
+  const transfer = await transferTimings(origin, token, seeded.event.id);
+  const transferRows = (['export', 'import'] as const).map((what) => {
+    const m = transfer[what];
+    return { what, seconds: m.seconds, growth: m.rssPeak - m.rssBefore };
+  });
+  console.log(`\nexport and import of the event (${fmt(seeded.event.sessions)} sessions, ${fmt(seeded.event.speakers)} speakers; archive ${mb(transfer.archiveBytes)})`);
+  for (const r of transferRows) console.log(`  ${r.what}: ${fmt(r.seconds, 1)} s from request to SUCCESS, resident memory growth ${mb(r.growth)}`);
+
   // The report.
   const rows: string[][] = [];
   const checks: { issue: number; text: string; pass: boolean }[] = [
@@ -230,6 +242,10 @@ async function main(): Promise<number> {
       text: `upload of ${mb(upload.bytes)}: memory growth ${fmt(growth, 3)} × the file <= ${UPLOAD_MAX_GROWTH}`,
       pass: growth <= UPLOAD_MAX_GROWTH,
     },
+    ...transferRows.flatMap((r) => [
+      { issue: 6, text: `${r.what} of the event: ${fmt(r.seconds, 1)} s <= ${TRANSFER_MAX_SECONDS} s`, pass: r.seconds <= TRANSFER_MAX_SECONDS },
+      { issue: 6, text: `${r.what} of the event: memory growth ${mb(r.growth)} < ${mb(TRANSFER_MAX_GROWTH)}`, pass: r.growth < TRANSFER_MAX_GROWTH },
+    ]),
   ];
   for (const m of measured) {
     const name = m.path.name ?? label(m.path);
