@@ -40,9 +40,8 @@ export async function buildExport(
   eventId: number,
   flags: MediaFlags,
   limits: FetchLimits & { rootUrl: string },
-): Promise<{ archive: Buffer; eventName: string }> {
+): Promise<Buffer> {
   const zip = new AdmZip();
-  let eventName = '';
   for (const file of FILES) {
     const model = modelOf(file.type);
     const scope = file.name === 'event' ? eq(model.id, eventId) : eq(model.columns.eventId as PgColumn, eventId);
@@ -77,7 +76,6 @@ export async function buildExport(
     }
     if (file.name === 'event') {
       if (!records[0]) throw new Error(`event ${eventId} does not exist`);
-      eventName = records[0].name as string;
       zip.addFile('event.json', Buffer.from(JSON.stringify(ordered(records[0], file.order), null, 2)));
     } else {
       zip.addFile(`${file.name}.json`, Buffer.from(JSON.stringify(records.map((r) => ordered(r, file.order)), null, 2)));
@@ -85,5 +83,5 @@ export async function buildExport(
   }
   const meta = { root_url: limits.rootUrl, exported_at: new Date().toISOString(), format_version: FORMAT_VERSION, media: flags };
   zip.addFile('meta.json', Buffer.from(JSON.stringify(meta, null, 2)));
-  return { archive: zip.toBuffer(), eventName };
+  return zip.toBuffer();
 }

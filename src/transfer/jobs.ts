@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { importArchives, notifications, settings, tasks, users } from '../../db/schema/index.js';
+import { events, importArchives, notifications, settings, tasks, users } from '../../db/schema/index.js';
 import { defineJob } from '../jobs/job.js';
 import type { FetchLimits } from '../net/safe-fetch.js';
 import { buildExport, type MediaFlags } from './export.js';
@@ -48,8 +48,10 @@ export const eventExport = (limits: TransferLimits) =>
         if (!task) continue;
         const to = await requester(app, task.userId);
         const eventId = task.eventId!;
+        const [event] = await app.db.select({ name: events.name }).from(events).where(eq(events.id, eventId));
+        const eventName = event?.name ?? `#${eventId}`;
         try {
-          const { archive, eventName } = await buildExport(app, eventId, task.options as MediaFlags, { ...limits.fetch, rootUrl: limits.publicUrl });
+          const archive = await buildExport(app, eventId, task.options as MediaFlags, { ...limits.fetch, rootUrl: limits.publicUrl });
           const backend = await app.storage.select();
           const key = `exports/${eventId}/${task.id}/event${eventId}.zip`;
           await backend.put(key, archive, 'application/zip');
@@ -65,7 +67,12 @@ export const eventExport = (limits: TransferLimits) =>
           app.log.error({ err, task: task.id }, 'export failed');
           const message = err instanceof Error ? err.message : String(err);
           await finish(app, task.id, 'FAILED', { __error: true, message });
-          await app.mailer.send({ to, subject: 'Export of your event failed', action: 'export-failed', text: `The export failed: ${message}\n` });
+          await app.mailer.send({
+            to,
+            subject: `Export of event ${eventName} failed`,
+            action: 'export-failed',
+            text: `The export of ${eventName} failed: ${message}\n`,
+          });
         }
       }
     },
