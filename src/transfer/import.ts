@@ -31,7 +31,7 @@ function validatorOf(model: Model): ValidateFunction {
   let validate = validators.get(model.type);
   if (!validate) {
     const props: Record<string, TSchema> = {};
-    for (const [wire, a] of writable(model)) props[wire] = a.input ?? a.schema;
+    for (const [wire, a] of writable(model)) props[wire] = Type.Optional(a.input ?? a.schema);
     validate = ajv.compile(Type.Object(props, { additionalProperties: false }));
     validators.set(model.type, validate);
   }

@@ -25,6 +25,9 @@ async function requester(app: FastifyInstance, userId: number) {
   return { address: user!.email, name: user!.name ?? undefined };
 }
 
+/** Error text from archives may carry NUL characters, which PostgreSQL text and jsonb refuse. */
+const printable = (message: string) => message.replace(/\0/g, '\\0');
+
 const finish = (app: FastifyInstance, id: string, state: string, result: object, extra: object = {}) =>
   app.db.update(tasks).set({ state, result, status: null, updatedAt: new Date(), ...extra }).where(eq(tasks.id, id));
 
@@ -65,7 +68,7 @@ export const eventExport = (limits: TransferLimits) =>
           });
         } catch (err) {
           app.log.error({ err, task: task.id }, 'export failed');
-          const message = err instanceof Error ? err.message : String(err);
+          const message = printable(err instanceof Error ? err.message : String(err));
           await finish(app, task.id, 'FAILED', { __error: true, message });
           await app.mailer.send({
             to,
@@ -117,7 +120,7 @@ export const eventImport = (limits: TransferLimits) =>
           });
         } catch (err) {
           if (!(err instanceof ImportError || err instanceof ArchiveError)) app.log.error({ err, task: task.id }, 'import failed');
-          const message = err instanceof ImportError || err instanceof ArchiveError ? err.message : 'The import failed on the server';
+          const message = err instanceof ImportError || err instanceof ArchiveError ? printable(err.message) : 'The import failed on the server';
           await finish(app, task.id, 'FAILURE', { __error: true, message });
           await app.db.delete(importArchives).where(eq(importArchives.taskId, task.id));
           await app.mailer.send({ to, subject: 'Import of event failed', action: 'import-failed', text: `The import failed: ${message}\n` });

@@ -241,7 +241,7 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
     async (request) => {
       const id = (request.params as { task_id: string }).task_id;
       const caller = loggedIn(request);
-      const [task] = /^[0-9a-f-]{36}$/i.test(id) ? await app.db.select().from(tasks).where(eq(tasks.id, id)) : [];
+      const [task] = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) ? await app.db.select().from(tasks).where(eq(tasks.id, id)) : [];
       if (!task || (task.userId !== caller.id && !isStaff(caller))) throw notFound('Task not found');
       return { state: task.state, status: task.status, result: task.result ?? null };
     },

@@ -15,6 +15,9 @@ export class ArchiveError extends Error {}
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 
+/** An entry name in a message: quoted, control characters escaped. */
+const shown = (name: string) => JSON.stringify(name);
+
 /** A relative path of plain segments: no `..`, no absolute or drive paths, no backslashes, no NUL. */
 function safeName(name: string): boolean {
   if (name.startsWith('/') || name.includes('\\') || name.includes('\0') || /^[A-Za-z]:/.test(name)) return false;
@@ -41,26 +44,26 @@ export function openArchive(bytes: Buffer, limits: ArchiveLimits): Map<string, (
   for (const entry of entries) {
     const name = entry.entryName;
     const { size, compressedSize, method, flags } = entry.header;
-    if (!safeName(name)) throw new ArchiveError(`The archive entry "${name}" has an unsafe path`);
-    if (((entry.attr >>> 16) & S_IFMT) === S_IFLNK) throw new ArchiveError(`The archive entry "${name}" is a link`);
+    if (!safeName(name)) throw new ArchiveError(`The archive entry ${shown(name)} has an unsafe path`);
+    if (((entry.attr >>> 16) & S_IFMT) === S_IFLNK) throw new ArchiveError(`The archive entry ${shown(name)} is a link`);
     if (entry.isDirectory) continue;
-    if (flags & 1) throw new ArchiveError(`The archive entry "${name}" is encrypted`);
-    if (method !== 0 && method !== 8) throw new ArchiveError(`The archive entry "${name}" uses an unsupported compression`);
+    if (flags & 1) throw new ArchiveError(`The archive entry ${shown(name)} is encrypted`);
+    if (method !== 0 && method !== 8) throw new ArchiveError(`The archive entry ${shown(name)} uses an unsupported compression`);
     total += size;
     if (total > limits.maxTotalBytes) throw new ArchiveError(`The archive inflates to more than ${limits.maxTotalBytes} bytes`);
     if (size > limits.maxRatio * Math.max(compressedSize, 1) && size > 1024 * 1024) {
-      throw new ArchiveError(`The archive entry "${name}" is compressed more than ${limits.maxRatio} times`);
+      throw new ArchiveError(`The archive entry ${shown(name)} is compressed more than ${limits.maxRatio} times`);
     }
     files.set(name, () => {
-      const stored = entry.getCompressedData();
       let data: Buffer;
       try {
+        const stored = entry.getCompressedData();
         data = method === 0 ? stored : inflateRawSync(stored, { maxOutputLength: Math.max(size, 1) });
       } catch {
-        throw new ArchiveError(`The archive entry "${name}" is damaged or larger than it declares`);
+        throw new ArchiveError(`The archive entry ${shown(name)} is damaged or larger than it declares`);
       }
       if (data.length !== size || crc32(data) !== entry.header.crc >>> 0) {
-        throw new ArchiveError(`The archive entry "${name}" is damaged`);
+        throw new ArchiveError(`The archive entry ${shown(name)} is damaged`);
       }
       return data;
     });
