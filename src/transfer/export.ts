@@ -14,12 +14,18 @@ type Row = Record<string, unknown>;
 
 const plain = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
 
-/** A record as the archive holds it: snake_case fields, relationships as `<name>_id`. */
-function recordOf(type: string, row: Row): Row {
+/**
+ * A record as the archive holds it: snake_case fields, relationships as `<name>_id`. A reference to a
+ * record of the event that is not in the archive (deleted) is null, as the API shows it.
+ */
+function recordOf(type: string, row: Row, exported: Map<string, Set<unknown>>): Row {
   const model = modelOf(type);
   const record: Row = { id: row.id };
   for (const [wire, key] of model.readable) record[snake(wire)] = plain(row[key]);
-  for (const link of linksOf(model)) record[link.field] = row[link.column] ?? null;
+  for (const link of linksOf(model)) {
+    const id = row[link.column] ?? null;
+    record[link.field] = link.file && !exported.get(link.file)?.has(id) ? null : id;
+  }
   return record;
 }
 
@@ -42,6 +48,7 @@ export async function buildExport(
   limits: FetchLimits & { rootUrl: string },
 ): Promise<Buffer> {
   const zip = new AdmZip();
+  const exported = new Map<string, Set<unknown>>();
   for (const file of FILES) {
     const model = modelOf(file.type);
     const scope = file.name === 'event' ? eq(model.id, eventId) : eq(model.columns.eventId as PgColumn, eventId);
@@ -50,14 +57,18 @@ export async function buildExport(
       .from(model.table)
       .where(and(scope, model.live))
       .orderBy(asc(model.id))) as Row[];
-    const records = rows.map((row) => recordOf(file.type, row));
+    const records = rows.map((row) => recordOf(file.type, row, exported));
+    exported.set(file.name, new Set(records.map((r) => r.id)));
     if (file.name === 'sessions' && records.length > 0) {
       const links = await app.db
         .select()
         .from(speakersSessions)
         .where(inArray(speakersSessions.sessionId, records.map((r) => r.id as number)))
         .orderBy(asc(speakersSessions.speakerId));
-      for (const record of records) record.speaker_ids = links.filter((l) => l.sessionId === record.id).map((l) => l.speakerId);
+      const speakers = exported.get('speakers')!;
+      for (const record of records) {
+        record.speaker_ids = links.filter((l) => l.sessionId === record.id && speakers.has(l.speakerId)).map((l) => l.speakerId);
+      }
     }
     for (const record of records) {
       for (const { field, flag, folder } of file.media) {

@@ -59,7 +59,7 @@ function recordsOf(file: ArchiveFile, parsed: unknown): Json[] {
   const seen = new Set<number>();
   for (const r of records) {
     const id = oldId(r.id);
-    if (id === undefined) throw new ImportError(`File ${file.name}: a record has no numeric id`);
+    if (id === undefined) throw new ImportError(`File ${file.name}, ID ${JSON.stringify(r.id ?? null)}: the id is not a number`);
     if (seen.has(id)) throw new ImportError(`File ${file.name}, ID ${id}: the id appears twice`);
     seen.add(id);
   }
@@ -213,7 +213,7 @@ async function valuesOf(
   const validate = validatorOf(model);
   if (!validate(attributes)) {
     const error = validate.errors![0]!;
-    throw new ImportError(`${where}: ${error.instancePath.slice(1) || 'record'} ${error.message ?? 'is invalid'}`);
+    throw new ImportError(`${where}: ${snake(error.instancePath.slice(1)) || 'record'} ${error.message ?? 'is invalid'}`);
   }
   for (const [wire, attr] of writable(model)) {
     if (attr.required && (attributes[wire] === undefined || attributes[wire] === null)) throw new ImportError(`${where}: ${snake(wire)} is required`);

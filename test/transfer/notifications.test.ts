@@ -33,6 +33,13 @@ const taskUrl: string = posted.json().task_url;
 const imported = await finished(app, taskUrl, importer.token);
 const taskId = taskUrl.split('/').pop()!;
 
+const notificationsOf = async (userId: number) =>
+  (await app.sql<{ id: number; title: string; is_read: boolean }[]>`select id, title, is_read from notifications where user_id = ${userId} order by id`).map((r) => ({ ...r }));
+const [row] = await notificationsOf(Number(importer.id));
+const id = String(row?.id);
+const url = `/v1/notifications/${id}`;
+
+// Every subtest is declared after the last top-level await: tap ends the file once none is pending.
 t.test('the import succeeded', async (t) => {
   t.equal(exported.state, 'SUCCESS', 'the export succeeded');
   t.equal(posted.statusCode, 200, 'the import was accepted');
@@ -40,12 +47,6 @@ t.test('the import succeeded', async (t) => {
   t.equal(imported.state, 'SUCCESS', `SUCCESS (${JSON.stringify(imported.result)})`);
   t.equal(imported.result.event_name, NAME);
 });
-
-const notificationsOf = async (userId: number) =>
-  (await app.sql<{ id: number; title: string; is_read: boolean }[]>`select id, title, is_read from notifications where user_id = ${userId} order by id`).map((r) => ({ ...r }));
-const [row] = await notificationsOf(Number(importer.id));
-const id = String(row?.id);
-const url = `/v1/notifications/${id}`;
 
 t.test('the requester has one notification naming the event', async (t) => {
   t.equal((await notificationsOf(Number(importer.id))).length, 1, 'one row for the requester');
