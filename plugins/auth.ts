@@ -19,6 +19,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Sets `request.caller` from the Authorization header; 401 for a bad, expired or orphaned token. */
     authenticate(request: FastifyRequest): Promise<void>;
+    /** The live account a token names; 401 for a bad, expired or orphaned token. */
+    callerOf(token: string): Promise<Caller>;
     issueToken(userId: number): string;
   }
 }
@@ -51,9 +53,7 @@ export default fp(
 
     app.decorate('issueToken', (userId: number) => app.jwt.sign({ identity: userId }, { sub: String(userId) }));
 
-    app.decorate('authenticate', async (request: FastifyRequest) => {
-      const token = tokenOf(request);
-      if (token === undefined) return;
+    app.decorate('callerOf', async (token: string): Promise<Caller> => {
       let identity: unknown;
       try {
         identity = app.jwt.verify<{ identity: number }>(token).identity;
@@ -70,7 +70,12 @@ export default fp(
         .where(and(eq(users.id, identity as number), isNull(users.deletedAt)))
         .limit(1);
       if (!caller) throw unauthorized('The account of this token no longer exists');
-      request.caller = caller;
+      return caller;
+    });
+
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      const token = tokenOf(request);
+      if (token !== undefined) request.caller = await app.callerOf(token);
     });
   },
   { name: 'auth', dependencies: ['db'] },

@@ -11,6 +11,7 @@ import authRoutes from './auth/routes.js';
 import benchRoutes from './bench-routes.js';
 import filesRoutes, { filesTag } from './files/index.js';
 import { transferRoutes, transferTag } from './transfer/routes.js';
+import assistant, { assistantTag } from './assistant/index.js';
 import jsonapi from './jsonapi/plugin.js';
 import type { ResourceSpec } from './jsonapi/resource.js';
 import { jobs } from './jobs/index.js';
@@ -55,6 +56,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
       ...siteTags,
       filesTag,
       transferTag,
+      assistantTag,
     ],
   });
   await app.register(dbPlugin, { url: config.DATABASE_URL, poolMax: config.DB_POOL_MAX, onQuery: options.onQuery });
@@ -73,6 +75,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   for (const routes of siteRoutes) await app.register(routes);
   await app.register(filesRoutes, { config });
   await app.register(transferRoutes, { config });
+  await app.register(assistant, { config, connect: options.connect !== false });
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
   return app;
 }

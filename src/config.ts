@@ -45,6 +45,7 @@ export const ConfigSchema = Type.Object({
   FETCH_ALLOW_PRIVATE: Type.Boolean({ default: false, description: 'let remote fetches reach private and loopback addresses' }),
   FETCH_MAX_BYTES: Type.Integer({ minimum: 1, default: 20971520, description: 'largest remote file fetched (images, media)' }),
   FETCH_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, default: 20, description: 'time limit of one remote fetch' }),
+  ASSISTANT_SETTINGS_DIR: Type.String({ default: './data/settings', description: "the assistant's settings files (accounting, authorization, groups)" }),
   BENCH_ROUTES: Type.Boolean({ default: false, description: 'mount the /bench baseline routes used by make bench' }),
 });
 export type Config = Static<typeof ConfigSchema> & { JWT_SECRET: string };

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, index, jsonb, pgTable, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 
 export const users = pgTable(
@@ -24,6 +24,11 @@ export const users = pgTable(
     iconImageUrl: text('icon_image_url'),
     isAdmin: boolean('is_admin').notNull().default(false),
     isSuperAdmin: boolean('is_super_admin').notNull().default(false),
+    /** The assistant's role below admin (`user`, `reviewer`, `operator`); admins are the flags above. */
+    assistantRole: varchar('assistant_role', { length: 16 }).notNull().default('user'),
+    /** The assistant's personal store: name -> value. */
+    stores: jsonb('stores').$type<Record<string, string>>().notNull().default({}),
+    lastLoginAt: stamp('last_login_at'),
     createdAt: stamp('created_at').notNull().defaultNow(),
     deletedAt: stamp('deleted_at'),
   },
@@ -31,5 +36,6 @@ export const users = pgTable(
     // One live account per address; a deleted account frees its address.
     uniqueIndex('users_email_key').on(sql`lower(${t.email})`).where(sql`${t.deletedAt} is null`),
     index('users_created_at_idx').on(t.createdAt, t.id),
+    check('users_assistant_role', sql`${t.assistantRole} in ('user', 'reviewer', 'operator')`),
   ],
 );

@@ -35,8 +35,9 @@ export async function buildTestApp(
   const queries: string[] = [];
   const outbox = await mkdtemp(join(tmpdir(), 'oe-outbox-'));
   const storage = await mkdtemp(join(tmpdir(), 'oe-storage-'));
+  const settingsDir = await mkdtemp(join(tmpdir(), 'oe-settings-'));
   // Workers only where a test asks for them (ROLE=all): the others need not poll the job queues.
-  const config = loadConfig({ LOG_LEVEL: 'silent', ROLE: 'api', MAIL_OUTBOX_DIR: outbox, STORAGE_DIR: storage, ...env });
+  const config = loadConfig({ LOG_LEVEL: 'silent', ROLE: 'api', MAIL_OUTBOX_DIR: outbox, STORAGE_DIR: storage, ASSISTANT_SETTINGS_DIR: settingsDir, ...env });
   const app = await buildApp(
     { ...config, DATABASE_URL: db.url, JWT_SECRET: env.JWT_SECRET ?? TEST_SECRET },
     { onQuery: (q) => queries.push(q), resources: options.resources },
@@ -46,6 +47,7 @@ export async function buildTestApp(
     await db.drop();
     await rm(outbox, { recursive: true, force: true });
     await rm(storage, { recursive: true, force: true });
+    await rm(settingsDir, { recursive: true, force: true });
   });
   await app.ready();
   return { app, url: db.url, queries, resetQueries: () => void queries.splice(0) };

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { accountRoutes } from './accounts.js';
+import { sendFailure, TAG } from './route.js';
+import { settingsFiles } from './settings-files.js';
+
+export const assistantTag = { name: TAG, description: 'The assistant skill server (`/cms`, `/aaa`, `/data/settings`): same accounts and tokens.' };
+
+/**
+ * The assistant face: its own answer shape (`accepted`, `message`, `session`), form bodies, and the
+ * settings folder, whose hand-edited roles are applied at start-up (the reference's first-admin path).
+ */
+export default async function assistant(app: FastifyInstance, { config, connect }: { config: Config; connect: boolean }) {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  app.setErrorHandler((err, _request, reply) => sendFailure(reply, err));
+  const files = settingsFiles(app, config.ASSISTANT_SETTINGS_DIR);
+  if (connect) {
+    const applied = await files.applyHandEdits();
+    if (applied.length > 0) app.log.info({ applied }, 'roles from authorization.json applied');
+    await files.write();
+  }
+  await accountRoutes(app, { files, expiresIn: config.JWT_EXPIRES_IN });
+}

@@ -1,0 +1,88 @@
+import type { TObject } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { AssistantError, identify, requireRole, sessionOf, type Identity, type Role } from './identity.js';
+
+export const TAG = 'assistant';
+
+/** A JSONP callback: a plain JavaScript identifier path such as `cb` or `jQuery123.handle`. */
+const CALLBACK = /^[A-Za-z_$][\w$]{0,63}(\.[A-Za-z_$][\w$]{0,63}){0,4}$/;
+
+export interface AssistantRouteOptions {
+  url: string;
+  method: HTTPMethods | HTTPMethods[];
+  operationId: string;
+  summary: string;
+  description: string;
+  /** The weakest role that may call it. */
+  minimal: Role;
+  /** Query and form parameters (both arrive as strings). */
+  params?: TObject;
+  /** Answers JSONP when `callback` is given. */
+  jsonp?: boolean;
+}
+
+export type Params = Record<string, string | undefined>;
+
+/** Query parameters and form fields in one bag, as the reference reads them. */
+export function paramsOf(request: FastifyRequest): Params {
+  const body = request.body && typeof request.body === 'object' && !Buffer.isBuffer(request.body) ? (request.body as Params) : {};
+  return { ...body, ...(request.query as Params) };
+}
+
+export function send(reply: FastifyReply, status: number, body: object, callback?: string) {
+  reply.code(status).header('access-control-allow-origin', '*');
+  const json = JSON.stringify(body);
+  if (callback !== undefined) return reply.type('application/javascript; charset=utf-8').send(`${callback}(${json});\n`);
+  return reply.type('application/json; charset=utf-8').send(json);
+}
+
+/** Any failure of an assistant route as `{"accepted": false, "message"}` with its status. */
+export function sendFailure(reply: FastifyReply, err: unknown) {
+  if (err instanceof AssistantError) return send(reply, err.status, { accepted: false, message: err.message });
+  const status = (err as { statusCode?: number }).statusCode;
+  if (status && status >= 400 && status < 500) return send(reply, status, { accepted: false, message: (err as Error).message });
+  reply.log.error({ err }, 'assistant request failed');
+  return send(reply, 500, { accepted: false, message: 'The server could not complete the request' });
+}
+
+/**
+ * One assistant endpoint: resolves the caller (access_token parameter or header), checks the role,
+ * runs the handler and answers its object with `session.identity`, CORS and, when asked, JSONP.
+ */
+export function assistantRoute(
+  app: FastifyInstance,
+  o: AssistantRouteOptions,
+  handler: (ctx: { request: FastifyRequest; identity: Identity; params: Params; caller: ReturnType<typeof requireRole> | null }) => Promise<object>,
+) {
+  app.route({
+    method: o.method,
+    url: o.url,
+    schema: {
+      tags: [TAG],
+      operationId: o.operationId,
+      summary: o.summary,
+      description: o.description,
+      ...(o.params ? { querystring: o.params } : {}),
+      response: {
+        200: { description: 'Accepted', type: 'object', properties: { accepted: { type: 'boolean' } } },
+        400: { description: 'Bad parameters: `{"accepted": false, "message"}`', type: 'object' },
+        401: { description: 'Not logged in or role too weak', type: 'object' },
+      },
+    },
+    handler: async (request, reply) => {
+      const params = paramsOf(request);
+      const callback = o.jsonp ? params.callback : undefined;
+      if (callback !== undefined && !CALLBACK.test(callback)) {
+        return send(reply, 400, { accepted: false, message: 'The callback must be a JavaScript identifier path' });
+      }
+      try {
+        const identity = await identify(app, request);
+        const caller = o.minimal === 'anonymous' ? identity.caller : requireRole(identity, o.minimal);
+        const body = await handler({ request, identity, params, caller });
+        return send(reply, 200, { ...body, session: sessionOf(identity, request) }, callback);
+      } catch (err) {
+        return sendFailure(reply, err);
+      }
+    },
+  });
+}

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { and, isNull, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { users } from '../../db/schema/index.js';
+import { ROLES, type Role } from './identity.js';
+
+export interface SettingsFiles {
+  dir: string;
+  /** Rewrites accounting.json, authorization.json and groups.json from the database. */
+  write(): Promise<void>;
+  /** Names of the files in the folder. */
+  names(): Promise<string[]>;
+  /** Applies `userRole` values edited by hand in authorization.json to the accounts (start-up). */
+  applyHandEdits(): Promise<string[]>;
+}
+
+const roleOfRow = (u: { isAdmin: boolean; isSuperAdmin: boolean; assistantRole: string }): Role =>
+  u.isSuperAdmin ? 'superadmin' : u.isAdmin ? 'admin' : (u.assistantRole as Role);
+
+/** The column values that give an account a role. */
+export const roleColumns = (role: Role) => ({
+  isAdmin: role === 'admin' || role === 'superadmin',
+  isSuperAdmin: role === 'superadmin',
+  assistantRole: role === 'admin' || role === 'superadmin' || role === 'anonymous' ? 'user' : role,
+});
+
+/**
+ * The assistant's settings folder, kept as the reference lays it out and written from the database
+ * after every change; each file is replaced whole (temp file, then rename).
+ */
+export function settingsFiles(app: FastifyInstance, folder: string): SettingsFiles {
+  const dir = resolve(folder);
+  const put = async (name: string, value: unknown) => {
+    const partial = join(dir, `.${name}.${randomBytes(6).toString('hex')}`);
+    await writeFile(partial, `${JSON.stringify(value, null, 2)}\n`);
+    await rename(partial, join(dir, name));
+  };
+  const live = () =>
+    app.db
+      .select({
+        id: users.id,
+        email: users.email,
+        isAdmin: users.isAdmin,
+        isSuperAdmin: users.isSuperAdmin,
+        assistantRole: users.assistantRole,
+        stores: users.stores,
+        createdAt: users.createdAt,
+        lastLoginAt: users.lastLoginAt,
+      })
+      .from(users)
+      .where(isNull(users.deletedAt))
+      .orderBy(users.id);
+  const files: SettingsFiles = {
+    dir,
+    async write() {
+      await mkdir(dir, { recursive: true });
+      const accounts = await live();
+      const key = (email: string) => `email:${email}`;
+      await put(
+        'accounting.json',
+        Object.fromEntries(
+          accounts.map((a) => [
+            key(a.email),
+            { signupTime: a.createdAt.toISOString(), lastLoginTime: a.lastLoginAt?.toISOString() ?? null, stores: a.stores },
+          ]),
+        ),
+      );
+      await put('authorization.json', Object.fromEntries(accounts.map((a) => [key(a.email), { permissions: {}, userRole: roleOfRow(a) }])));
+      await put('groups.json', {});
+    },
+    async names() {
+      await mkdir(dir, { recursive: true });
+      return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => e.name).sort();
+    },
+    async applyHandEdits() {
+      let edited: Record<string, { userRole?: unknown }>;
+      try {
+        edited = JSON.parse(await readFile(join(dir, 'authorization.json'), 'utf8')) as typeof edited;
+      } catch {
+        return [];
+      }
+      const applied: string[] = [];
+      for (const [key, entry] of Object.entries(edited ?? {})) {
+        const role = entry?.userRole;
+        if (!key.startsWith('email:') || typeof role !== 'string' || !ROLES.includes(role as Role) || role === 'anonymous') continue;
+        const email = key.slice('email:'.length);
+        const changed = await app.db
+          .update(users)
+          .set(roleColumns(role as Role))
+          .where(and(sql`lower(${users.email}) = lower(${email})`, isNull(users.deletedAt)))
+          .returning({ id: users.id });
+        if (changed.length > 0) applied.push(`${email}: ${role}`);
+      }
+      return applied;
+    },
+  };
+  return files;
+}
