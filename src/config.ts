@@ -46,6 +46,7 @@ export const ConfigSchema = Type.Object({
   FETCH_MAX_BYTES: Type.Integer({ minimum: 1, default: 20971520, description: 'largest remote file fetched (images, media)' }),
   FETCH_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, default: 20, description: 'time limit of one remote fetch' }),
   ASSISTANT_SETTINGS_DIR: Type.String({ default: './data/settings', description: "the assistant's settings files (accounting, authorization, groups)" }),
+  SKILL_REPO_DIR: Type.String({ default: './data/skills', description: 'the git repository of the assistant skills' }),
   BENCH_ROUTES: Type.Boolean({ default: false, description: 'mount the /bench baseline routes used by make bench' }),
 });
 export type Config = Static<typeof ConfigSchema> & { JWT_SECRET: string };

@@ -5,3 +5,4 @@ export * from './sessions.js';
 export * from './site.js';
 export * from './orders.js';
 export * from './tasks.js';
+export * from './assistant.js';

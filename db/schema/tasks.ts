@@ -58,3 +58,4 @@ export const notifications = pgTable(
   },
   (t) => [index('notifications_user_id_idx').on(t.userId, t.id)],
 );
+

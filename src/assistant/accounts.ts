@@ -135,8 +135,9 @@ export async function accountRoutes(app: FastifyInstance, { files, expiresIn }: 
     },
     async (request, reply) => {
       try {
-        requireRole(await identify(app, request), 'admin');
-        const name = paramsOf(request).file ?? 'accounting';
+        const params = paramsOf(request);
+        requireRole(await identify(app, request, params), 'admin');
+        const name = params.file ?? 'accounting';
         const known = await files.names();
         if (!known.includes(`${name}.json`)) throw new AssistantError(404, 'No settings file has this name');
         const path = join(files.dir, `${name}.json`);

@@ -25,19 +25,16 @@ export class AssistantError extends Error {
   }
 }
 
-/** The token of an assistant request: `access_token` in the query or the form, else the Authorization header. */
-function tokenOf(request: FastifyRequest): string | undefined {
-  const query = (request.query as Record<string, unknown> | undefined)?.access_token;
-  const form = (request.body as Record<string, unknown> | undefined)?.access_token;
-  const given = typeof query === 'string' && query !== '' ? query : typeof form === 'string' && form !== '' ? form : undefined;
-  if (given) return given;
+/** The token of an assistant request: the `access_token` parameter (query or form), else the Authorization header. */
+function tokenOf(request: FastifyRequest, params: Record<string, string | undefined>): string | undefined {
+  if (params.access_token) return params.access_token;
   const match = /^(JWT|Bearer)\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
   return match?.[2];
 }
 
 /** Who calls and with which role; a token that is bad, expired or of a deleted account is a 401. */
-export async function identify(app: FastifyInstance, request: FastifyRequest): Promise<Identity> {
-  const token = tokenOf(request);
+export async function identify(app: FastifyInstance, request: FastifyRequest, params: Record<string, string | undefined>): Promise<Identity> {
+  const token = tokenOf(request, params);
   if (!token) return { caller: null, role: 'anonymous' };
   let caller: Caller;
   try {

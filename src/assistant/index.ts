@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import multipart from '@fastify/multipart';
 import { accountRoutes } from './accounts.js';
+import { SkillRepo } from './skill-repo.js';
+import { skillRoutes } from './skills.js';
 import { sendFailure, TAG } from './route.js';
 import { settingsFiles } from './settings-files.js';
 
@@ -22,4 +25,8 @@ export default async function assistant(app: FastifyInstance, { config, connect 
     await files.write();
   }
   await accountRoutes(app, { files, expiresIn: config.JWT_EXPIRES_IN });
+  const repo = new SkillRepo(config.SKILL_REPO_DIR);
+  if (connect) await repo.init();
+  await app.register(multipart, { limits: { files: 1, fileSize: 1, parts: 1, fields: 0 } });
+  await skillRoutes(app, repo);
 }

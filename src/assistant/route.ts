@@ -76,7 +76,7 @@ export function assistantRoute(
         return send(reply, 400, { accepted: false, message: 'The callback must be a JavaScript identifier path' });
       }
       try {
-        const identity = await identify(app, request);
+        const identity = await identify(app, request, params);
         const caller = o.minimal === 'anonymous' ? identity.caller : requireRole(identity, o.minimal);
         const body = await handler({ request, identity, params, caller });
         return send(reply, 200, { ...body, session: sessionOf(identity, request) }, callback);

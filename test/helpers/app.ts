@@ -37,7 +37,7 @@ export async function buildTestApp(
   const storage = await mkdtemp(join(tmpdir(), 'oe-storage-'));
   const settingsDir = await mkdtemp(join(tmpdir(), 'oe-settings-'));
   // Workers only where a test asks for them (ROLE=all): the others need not poll the job queues.
-  const config = loadConfig({ LOG_LEVEL: 'silent', ROLE: 'api', MAIL_OUTBOX_DIR: outbox, STORAGE_DIR: storage, ASSISTANT_SETTINGS_DIR: settingsDir, ...env });
+  const config = loadConfig({ LOG_LEVEL: 'silent', ROLE: 'api', MAIL_OUTBOX_DIR: outbox, STORAGE_DIR: storage, ASSISTANT_SETTINGS_DIR: join(settingsDir, 'settings'), SKILL_REPO_DIR: join(settingsDir, 'skills'), ...env });
   const app = await buildApp(
     { ...config, DATABASE_URL: db.url, JWT_SECRET: env.JWT_SECRET ?? TEST_SECRET },
     { onQuery: (q) => queries.push(q), resources: options.resources },

@@ -1,0 +1,104 @@
+import { execFile } from 'node:child_process';
+import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { AssistantError } from './identity.js';
+
+const run = promisify(execFile);
+
+/** A model, group, language, skill or image name: one plain path segment, never `.`/`..`, no separators. */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9 _.,&()'+-]{0,99}$/;
+
+export function checkedName(what: string, value: string | undefined): string {
+  if (value === undefined || !NAME.test(value) || value.includes('..')) {
+    throw new AssistantError(400, `Bad ${what} name`);
+  }
+  return value;
+}
+
+export interface SkillPath {
+  model: string;
+  group: string;
+  language: string;
+}
+
+/**
+ * The skill data repository: a git repository laid out `models/<model>/<group>/<language>/<skill>.txt`
+ * with images in `.../<language>/images/<image>`. Every change is a commit authored by the user's
+ * e-mail. git runs as a program with its arguments as an array (no shell); this process's changes
+ * are applied one at a time.
+ */
+export class SkillRepo {
+  readonly root: string;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(dir: string) {
+    this.root = resolve(dir);
+  }
+
+  private git(...args: string[]) {
+    return run('git', ['-c', 'user.name=open-event', '-c', 'user.email=server@localhost', '-c', 'commit.gpgsign=false', ...args], {
+      cwd: this.root,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  }
+
+  /** Creates the repository (with a first commit) when the folder is not one yet. */
+  async init() {
+    await mkdir(join(this.root, 'models'), { recursive: true });
+    const isRepo = await stat(join(this.root, '.git')).then(() => true, () => false);
+    if (isRepo) return;
+    await this.git('init', '-q');
+    await this.git('commit', '-q', '--allow-empty', '-m', 'Skill data repository');
+  }
+
+  /** `models/<model>/<group>/<language>`, every segment checked. */
+  folder({ model, group, language }: SkillPath): string {
+    return join('models', checkedName('model', model), checkedName('group', group), checkedName('language', language));
+  }
+
+  /** Writes files (relative path -> bytes) and commits them; answers the new commit's id. */
+  commit(files: Record<string, Buffer | string>, author: string, message: string): Promise<string> {
+    const next = this.queue.then(async () => {
+      for (const [path, content] of Object.entries(files)) {
+        const full = join(this.root, path);
+        await mkdir(dirname(full), { recursive: true });
+        const partial = `${full}.${process.pid}.partial`;
+        await writeFile(partial, content);
+        await rename(partial, full);
+      }
+      await this.git('add', '--', ...Object.keys(files));
+      const email = author.replace(/[<>\n\r]/g, '');
+      await this.git('commit', '-q', '--author', `${email} <${email}>`, '-m', message || 'Changed skill');
+      return (await this.git('rev-parse', 'HEAD')).stdout.trim();
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Author, message and paths of the latest commits (newest first). */
+  async log(limit = 20) {
+    const { stdout } = await this.git('log', `-${limit}`, '--format=%H%x00%ae%x00%s');
+    return stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [hash, author, subject] = line.split('\0');
+        return { hash: hash!, author: author!, subject: subject! };
+      });
+  }
+
+  async exists(path: string) {
+    return stat(join(this.root, path)).then(() => true, () => false);
+  }
+
+  async read(path: string) {
+    return readFile(join(this.root, path), 'utf8');
+  }
+
+  /** Names of the folders (or, with `files`, of the files) directly in `path`. */
+  async list(path: string, files = false): Promise<string[]> {
+    const entries = await readdir(join(this.root, path), { withFileTypes: true }).catch(() => []);
+    return entries.filter((e) => (files ? e.isFile() : e.isDirectory()) && !e.name.startsWith('.')).map((e) => e.name).sort();
+  }
+}

@@ -1,0 +1,200 @@
+import { join } from 'node:path';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
+import { skills, skillUsage } from '../../db/schema/index.js';
+import type { Caller } from '../auth/caller.js';
+import { AssistantError, identify, requireRole } from './identity.js';
+import { assistantRoute, send, sendFailure, TAG, type Params } from './route.js';
+import { checkedName, type SkillPath, type SkillRepo } from './skill-repo.js';
+
+const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+
+/** model, group and language with the reference's defaults. */
+const pathOf = (p: Params): SkillPath => ({ model: p.model || 'general', group: p.group || 'Knowledge', language: p.language || 'en' });
+
+/** The skill's metadata row, created when the skill is first written. */
+async function upsertSkill(app: FastifyInstance, where: SkillPath, name: string, author: Caller, image?: string) {
+  const [row] = await app.db
+    .insert(skills)
+    .values({ ...where, name, authorId: author.id, authorEmail: author.email, image })
+    .onConflictDoUpdate({
+      target: [skills.model, skills.group, skills.language, skills.name],
+      set: { modifiedAt: new Date(), ...(image ? { image } : {}) },
+    })
+    .returning();
+  return row!;
+}
+
+/**
+ * The skill endpoints of `/cms`: createSkill (image upload, optional text), modifySkill (text, with
+ * JSONP), the lists of models, groups and languages, and getSkill.
+ */
+export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
+  app.post(
+    '/cms/createSkill.json',
+    {
+      schema: {
+        tags: [TAG],
+        operationId: 'createSkill',
+        summary: 'Create a skill image (and optionally the skill)',
+        description:
+          'multipart/form-data: `image` (file), `image_name`, `model` (general), `group` (Knowledge), `language` ' +
+          '(en), optional `skill` and `content`, `access_token`. The image is stored as a 512 x 512 JPEG in the ' +
+          "language's `images` folder and committed.",
+        consumes: ['multipart/form-data'],
+        response: { 200: { description: '`{"accepted": true|false, "message"}`', type: 'object', properties: { accepted: { type: 'boolean' } } } },
+      },
+    },
+    async (request, reply) => {
+      try {
+        if (!request.isMultipart()) throw new AssistantError(400, 'Send the skill as multipart/form-data');
+        const fields: Params = {};
+        let image: Buffer | undefined;
+        for await (const part of request.parts({ limits: { files: 1, fileSize: IMAGE_MAX_BYTES, parts: 30, fields: 20, fieldSize: 1024 * 1024 } })) {
+          if (part.type === 'file') {
+            if (part.fieldname !== 'image') {
+              part.file.resume();
+              continue;
+            }
+            image = await part.toBuffer();
+          } else fields[part.fieldname] = String(part.value);
+        }
+        const caller = requireRole(await identify(app, request, fields), 'user');
+        if (!image) return send(reply, 200, { accepted: false, message: 'Image not given' });
+        const where = pathOf(fields);
+        const folder = repo.folder(where);
+        const imageName = fields.image_name ? checkedName('image', fields.image_name) : undefined;
+        if (!imageName || (await repo.exists(join(folder, 'images', imageName)))) {
+          return send(reply, 200, { accepted: false, message: 'The Image name are not given or Image with same name is already present ' });
+        }
+        const jpeg = await sharp(image, { limitInputPixels: 40_000_000 })
+          .resize(512, 512, { fit: 'fill' })
+          .flatten({ background: '#ffffff' })
+          .jpeg()
+          .toBuffer()
+          .catch(() => {
+            throw new AssistantError(422, 'The image could not be read');
+          });
+        const files: Record<string, Buffer | string> = { [join(folder, 'images', imageName)]: jpeg };
+        const skill = fields.skill ? checkedName('skill', fields.skill) : undefined;
+        if (skill) files[join(folder, `${skill}.txt`)] = fields.content ?? '';
+        await repo.commit(files, caller.email, skill ? `Created ${skill}` : `Added image ${imageName}`);
+        if (skill) await upsertSkill(app, where, skill, caller, imageName);
+        return send(reply, 200, { accepted: true, message: skill ? `Skill ${skill} created` : `Image ${imageName} stored` });
+      } catch (err) {
+        return sendFailure(reply, err);
+      }
+    },
+  );
+
+  assistantRoute(
+    app,
+    {
+      url: '/cms/modifySkill.json',
+      method: ['GET', 'POST'],
+      operationId: 'modifySkill',
+      summary: 'Create or modify the text of a skill',
+      description:
+        '`model`, `group`, `language`, `skill`, `content`, `changelog` (the commit message), `access_token`; ' +
+        'GET with `callback` answers JSONP. `accepted` is true only when the commit exists.',
+      minimal: 'user',
+      jsonp: true,
+    },
+    async ({ params, caller }) => {
+      const where = pathOf(params);
+      const skill = checkedName('skill', params.skill);
+      if (!params.changelog) throw new AssistantError(400, 'A changelog (the commit message) is required');
+      if (!params.content) throw new AssistantError(400, 'modification is empty');
+      const commit = await repo.commit({ [join(repo.folder(where), `${skill}.txt`)]: params.content }, caller!.email, params.changelog);
+      const [latest] = await repo.log(1);
+      if (latest?.hash !== commit) throw new AssistantError(500, 'The change was not committed');
+      await upsertSkill(app, where, skill, caller!);
+      return { accepted: true, message: 'Skill Modified Successfully', commit };
+    },
+  );
+
+  assistantRoute(
+    app,
+    { url: '/cms/getModel.json', method: 'GET', operationId: 'getModels', summary: 'List the models', description: 'Folders under models/.', minimal: 'anonymous' },
+    async () => ({ accepted: true, modelsArray: await repo.list('models') }),
+  );
+
+  assistantRoute(
+    app,
+    { url: '/cms/getGroups.json', method: 'GET', operationId: 'getGroups', summary: 'List the groups of a model', description: '`model` (general).', minimal: 'anonymous' },
+    async ({ params }) => ({
+      accepted: true,
+      groups: await repo.list(join('models', checkedName('model', params.model || 'general'))),
+      message: 'Success: Fetched group list',
+    }),
+  );
+
+  assistantRoute(
+    app,
+    {
+      url: '/cms/getAllLanguages.json',
+      method: 'GET',
+      operationId: 'getAllLanguages',
+      summary: 'List the languages of a group',
+      description: '`model` (general), `group` (Knowledge; `All` for the languages of every group).',
+      minimal: 'anonymous',
+    },
+    async ({ params }) => {
+      const model = join('models', checkedName('model', params.model || 'general'));
+      const group = params.group || 'Knowledge';
+      const groups = group === 'All' ? await repo.list(model) : [checkedName('group', group)];
+      const languages = new Set<string>();
+      for (const g of groups) for (const l of await repo.list(join(model, g))) languages.add(l);
+      return { accepted: true, languagesArray: [...languages].sort() };
+    },
+  );
+
+  assistantRoute(
+    app,
+    {
+      url: '/cms/getLanguage.json',
+      method: 'GET',
+      operationId: 'getLanguage',
+      summary: 'Languages a skill exists in',
+      description: '`model` (general), `group` (Knowledge), `skill` (wikipedia).',
+      minimal: 'anonymous',
+    },
+    async ({ params }) => {
+      const group = join('models', checkedName('model', params.model || 'general'), checkedName('group', params.group || 'Knowledge'));
+      const skill = checkedName('skill', params.skill || 'wikipedia');
+      const found: string[] = [];
+      for (const language of await repo.list(group)) if (await repo.exists(join(group, language, `${skill}.txt`))) found.push(language);
+      return { accepted: true, languageJsonArray: found };
+    },
+  );
+
+  assistantRoute(
+    app,
+    {
+      url: '/cms/getSkill.json',
+      method: 'GET',
+      operationId: 'getSkill',
+      summary: 'A skill with its metadata',
+      description: '`model`, `group`, `language`, `skill`: the text and the metadata; counts one usage.',
+      minimal: 'anonymous',
+    },
+    async ({ params }) => {
+      const where = pathOf(params);
+      const skill = checkedName('skill', params.skill);
+      const path = join(repo.folder(where), `${skill}.txt`);
+      if (!(await repo.exists(path))) throw new AssistantError(404, 'Skill does not exist.');
+      const [row] = await app.db
+        .select()
+        .from(skills)
+        .where(and(eq(skills.model, where.model), eq(skills.group, where.group), eq(skills.language, where.language), eq(skills.name, skill)));
+      if (row) {
+        await app.db
+          .insert(skillUsage)
+          .values({ skillId: row.id, day: sql`current_date`, count: 1 })
+          .onConflictDoUpdate({ target: [skillUsage.skillId, skillUsage.day], set: { count: sql`${skillUsage.count} + 1` } });
+      }
+      return { accepted: true, text: await repo.read(path), skill_metadata: row ? { ...where, skill_name: skill, author: row.authorEmail } : null };
+    },
+  );
+}
