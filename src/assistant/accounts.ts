@@ -7,7 +7,7 @@ import mime from 'mime-types';
 import { users } from '../../db/schema/index.js';
 import { verifyPassword } from '../auth/password.js';
 import { AssistantError, identify, rank, requireRole, ROLES, type Role } from './identity.js';
-import { assistantRoute, paramsOf, sendFailure, TAG } from './route.js';
+import { assistantRoute, failures, paramsOf, sendFailure, TAG } from './route.js';
 import { roleColumns, type SettingsFiles } from './settings-files.js';
 
 /**
@@ -21,6 +21,7 @@ export async function accountRoutes(app: FastifyInstance, { files, expiresIn }: 
       url: '/aaa/login.json',
       method: ['GET', 'POST'],
       operationId: 'assistantLogin',
+      failures: [400, 422],
       summary: 'Log in (assistant clients)',
       description: '`login` (the e-mail) and `password` give the same token as POST /v1/auth/login, as `access_token`.',
       minimal: 'anonymous',
@@ -45,6 +46,7 @@ export async function accountRoutes(app: FastifyInstance, { files, expiresIn }: 
       url: '/aaa/storePersonalInfo.json',
       method: ['GET', 'POST'],
       operationId: 'storePersonalInfo',
+      failures: [400, 401, 420, 422],
       summary: 'Read or write the personal store',
       description:
         '`fetchDetails=true` answers `stores`; otherwise `storeName` and `value` set one entry. Role user.',
@@ -76,6 +78,7 @@ export async function accountRoutes(app: FastifyInstance, { files, expiresIn }: 
       url: '/aaa/changeRoles.json',
       method: ['GET', 'POST'],
       operationId: 'changeRoles',
+      failures: [400, 401, 403],
       summary: 'Change the role of a user',
       description:
         '`user` (e-mail) and `role`. Administrators set roles up to operator; only a superadmin grants admin or ' +
@@ -113,6 +116,7 @@ export async function accountRoutes(app: FastifyInstance, { files, expiresIn }: 
       url: '/aaa/listSettings.json',
       method: 'GET',
       operationId: 'listSettings',
+      failures: [401],
       summary: 'List the settings files',
       description: 'The names of the files in the settings folder; administrators.',
       minimal: 'admin',
@@ -130,6 +134,7 @@ export async function accountRoutes(app: FastifyInstance, { files, expiresIn }: 
         description: '`file` (default `accounting`) names `<file>.json` of the settings folder; administrators.',
         response: {
           200: { description: 'The file as an attachment', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+          ...failures([401, 404]),
         },
       },
     },

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import multipart from '@fastify/multipart';
 import { accountRoutes } from './accounts.js';
+import { metricsRoutes } from './metrics.js';
 import { SkillRepo } from './skill-repo.js';
 import { skillRoutes } from './skills.js';
-import { sendFailure, TAG } from './route.js';
+import { AssistantAnswer, AssistantFailure, sendFailure, TAG } from './route.js';
 import { settingsFiles } from './settings-files.js';
 
 export const assistantTag = { name: TAG, description: 'The assistant skill server (`/cms`, `/aaa`, `/data/settings`): same accounts and tokens.' };
@@ -18,6 +19,8 @@ export default async function assistant(app: FastifyInstance, { config, connect 
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
   app.setErrorHandler((err, _request, reply) => sendFailure(reply, err));
+  app.addSchema(AssistantAnswer);
+  app.addSchema(AssistantFailure);
   const files = settingsFiles(app, config.ASSISTANT_SETTINGS_DIR);
   if (connect) {
     const applied = await files.applyHandEdits();
@@ -29,4 +32,5 @@ export default async function assistant(app: FastifyInstance, { config, connect 
   if (connect) await repo.init();
   await app.register(multipart, { limits: { files: 1, fileSize: 1, parts: 1, fields: 0 } });
   await skillRoutes(app, repo);
+  await metricsRoutes(app);
 }

@@ -1,8 +1,27 @@
-import type { TObject } from '@sinclair/typebox';
+import { Type, type TObject } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { AssistantError, identify, requireRole, sessionOf, type Identity, type Role } from './identity.js';
 
 export const TAG = 'assistant';
+
+export const AssistantAnswer = Type.Object(
+  {
+    accepted: Type.Boolean(),
+    message: Type.Optional(Type.String()),
+    session: Type.Optional(
+      Type.Object({ identity: Type.Object({ type: Type.String(), name: Type.String(), anonymous: Type.Boolean() }) }),
+    ),
+  },
+  { $id: 'AssistantAnswer', additionalProperties: true, description: 'accepted, message, the session identity and the data of the endpoint' },
+);
+export const AssistantFailure = Type.Object(
+  { accepted: Type.Literal(false), message: Type.String() },
+  { $id: 'AssistantFailure', additionalProperties: false },
+);
+
+/** The failures of assistant endpoints, each `{"accepted": false, "message"}`. */
+export const failures = (codes: number[], descriptions: Record<number, string> = {}) =>
+  Object.fromEntries(codes.map((code) => [code, Type.Ref(AssistantFailure, { description: descriptions[code] ?? 'Refused: `{"accepted": false, "message"}`' })]));
 
 /** A JSONP callback: a plain JavaScript identifier path such as `cb` or `jQuery123.handle`. */
 const CALLBACK = /^[A-Za-z_$][\w$]{0,63}(\.[A-Za-z_$][\w$]{0,63}){0,4}$/;
@@ -19,6 +38,9 @@ export interface AssistantRouteOptions {
   params?: TObject;
   /** Answers JSONP when `callback` is given. */
   jsonp?: boolean;
+  /** Statuses of `{"accepted": false}` answers (default 400, 401). */
+  failures?: number[];
+  failureDescriptions?: Record<number, string>;
 }
 
 export type Params = Record<string, string | undefined>;
@@ -54,19 +76,20 @@ export function assistantRoute(
   o: AssistantRouteOptions,
   handler: (ctx: { request: FastifyRequest; identity: Identity; params: Params; caller: ReturnType<typeof requireRole> | null }) => Promise<object>,
 ) {
-  app.route({
-    method: o.method,
+  const methods = [o.method].flat();
+  for (const method of methods) app.route({
+    method,
     url: o.url,
     schema: {
       tags: [TAG],
-      operationId: o.operationId,
+      // GET and POST do the same; each has its own operation id (`x`, `xPost`).
+      operationId: method === methods[0] ? o.operationId : `${o.operationId}${method[0]}${method.slice(1).toLowerCase()}`,
       summary: o.summary,
       description: o.description,
       ...(o.params ? { querystring: o.params } : {}),
       response: {
-        200: { description: 'Accepted', type: 'object', properties: { accepted: { type: 'boolean' } } },
-        400: { description: 'Bad parameters: `{"accepted": false, "message"}`', type: 'object' },
-        401: { description: 'Not logged in or role too weak', type: 'object' },
+        200: Type.Ref(AssistantAnswer, { description: 'The answer' }),
+        ...failures(o.failures ?? [400, 401], o.failureDescriptions),
       },
     },
     handler: async (request, reply) => {

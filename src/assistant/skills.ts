@@ -1,11 +1,12 @@
 import { join } from 'node:path';
+import { Type } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { skills, skillUsage } from '../../db/schema/index.js';
 import type { Caller } from '../auth/caller.js';
 import { AssistantError, identify, requireRole } from './identity.js';
-import { assistantRoute, send, sendFailure, TAG, type Params } from './route.js';
+import { AssistantAnswer, assistantRoute, failures, send, sendFailure, TAG, type Params } from './route.js';
 import { checkedName, type SkillPath, type SkillRepo } from './skill-repo.js';
 
 const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
@@ -43,7 +44,10 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
           '(en), optional `skill` and `content`, `access_token`. The image is stored as a 512 x 512 JPEG in the ' +
           "language's `images` folder and committed.",
         consumes: ['multipart/form-data'],
-        response: { 200: { description: '`{"accepted": true|false, "message"}`', type: 'object', properties: { accepted: { type: 'boolean' } } } },
+        response: {
+          200: Type.Ref(AssistantAnswer, { description: '`accepted` true, or false with the reason (no image, name missing or taken)' }),
+          ...failures([400, 401, 413, 422]),
+        },
       },
     },
     async (request, reply) => {
@@ -94,6 +98,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
       url: '/cms/modifySkill.json',
       method: ['GET', 'POST'],
       operationId: 'modifySkill',
+      failures: [400, 401],
       summary: 'Create or modify the text of a skill',
       description:
         '`model`, `group`, `language`, `skill`, `content`, `changelog` (the commit message), `access_token`; ' +
@@ -116,13 +121,15 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
 
   assistantRoute(
     app,
-    { url: '/cms/getModel.json', method: 'GET', operationId: 'getModels', summary: 'List the models', description: 'Folders under models/.', minimal: 'anonymous' },
+    { url: '/cms/getModel.json', method: 'GET', operationId: 'getModels',
+      failures: [400], summary: 'List the models', description: 'Folders under models/.', minimal: 'anonymous' },
     async () => ({ accepted: true, modelsArray: await repo.list('models') }),
   );
 
   assistantRoute(
     app,
-    { url: '/cms/getGroups.json', method: 'GET', operationId: 'getGroups', summary: 'List the groups of a model', description: '`model` (general).', minimal: 'anonymous' },
+    { url: '/cms/getGroups.json', method: 'GET', operationId: 'getGroups',
+      failures: [400], summary: 'List the groups of a model', description: '`model` (general).', minimal: 'anonymous' },
     async ({ params }) => ({
       accepted: true,
       groups: await repo.list(join('models', checkedName('model', params.model || 'general'))),
@@ -136,6 +143,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
       url: '/cms/getAllLanguages.json',
       method: 'GET',
       operationId: 'getAllLanguages',
+      failures: [400],
       summary: 'List the languages of a group',
       description: '`model` (general), `group` (Knowledge; `All` for the languages of every group).',
       minimal: 'anonymous',
@@ -156,6 +164,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
       url: '/cms/getLanguage.json',
       method: 'GET',
       operationId: 'getLanguage',
+      failures: [400],
       summary: 'Languages a skill exists in',
       description: '`model` (general), `group` (Knowledge), `skill` (wikipedia).',
       minimal: 'anonymous',
@@ -175,6 +184,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
       url: '/cms/getSkill.json',
       method: 'GET',
       operationId: 'getSkill',
+      failures: [400, 404],
       summary: 'A skill with its metadata',
       description: '`model`, `group`, `language`, `skill`: the text and the metadata; counts one usage.',
       minimal: 'anonymous',

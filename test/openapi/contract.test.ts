@@ -8,6 +8,7 @@ import { resources } from '../../src/resources/index.js';
 
 const JSONAPI = 'application/vnd.api+json';
 const ERROR_DOCUMENT = '#/components/schemas/ErrorDocument';
+const ASSISTANT_FAILURE = '#/components/schemas/AssistantFailure';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 const documentFile = new URL('../../openapi/openapi.json', import.meta.url);
@@ -93,11 +94,14 @@ t.test('every operation is identified, tagged, described and lists its errors', 
     for (const [code, response] of responses) {
       t.ok(!isRef(response) && response.description && response.description !== 'Default Response', `${label} ${code} is described`);
     }
-    // The error handler answers every failure as a JSON:API error document, whatever the route.
+    // The error handler answers every failure as a JSON:API error document, whatever the route; the
+    // assistant face answers `{"accepted": false, "message"}` as plain JSON.
+    const assistant = op.tags?.includes('assistant');
+    const [type, schema] = assistant ? ['application/json', ASSISTANT_FAILURE] : [JSONAPI, ERROR_DOCUMENT];
     for (const [code, response] of errors) {
       const content = isRef(response) ? undefined : response.content;
-      t.same(Object.keys(content ?? {}), [JSONAPI], `${label} ${code} is sent as ${JSONAPI}`);
-      t.same(content?.[JSONAPI]?.schema, { $ref: ERROR_DOCUMENT }, `${label} ${code} is an ErrorDocument`);
+      t.same(Object.keys(content ?? {}), [type], `${label} ${code} is sent as ${type}`);
+      t.same(content?.[type]?.schema, { $ref: schema }, `${label} ${code} is ${schema}`);
     }
   }
 });

@@ -1,0 +1,223 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { skillRatings, skills, skillUsage } from '../../db/schema/index.js';
+import { AssistantError } from './identity.js';
+import { assistantRoute, type Params } from './route.js';
+import { checkedName } from './skill-repo.js';
+
+type Skill = typeof skills.$inferSelect;
+
+/** The skill a request names (model, group and language with the reference's defaults); 422 when unknown. */
+async function namedSkill(app: FastifyInstance, p: Params): Promise<Skill> {
+  const where = and(
+    eq(skills.model, checkedName('model', p.model || 'general')),
+    eq(skills.group, checkedName('group', p.group || 'Knowledge')),
+    eq(skills.language, checkedName('language', p.language || 'en')),
+    eq(skills.name, checkedName('skill', p.skill)),
+  );
+  const [skill] = await app.db.select().from(skills).where(where);
+  if (!skill) throw new AssistantError(422, 'Skill does not exist.');
+  return skill;
+}
+
+const flag = (value: string | undefined, what: string) => {
+  if (value === undefined) return undefined;
+  if (value !== 'true' && value !== 'false') throw new AssistantError(400, `${what} must be true or false`);
+  return value === 'true';
+};
+
+interface Stats {
+  stars: number[];
+  feedback: number;
+  usage: number;
+}
+
+/** A skill as the metric lists show it (the reference's record fields). */
+function record(skill: Skill, s: Stats) {
+  const total = s.stars.reduce((a, b) => a + b, 0);
+  const avg = total === 0 ? 0 : s.stars.reduce((sum, n, i) => sum + n * (i + 1), 0) / total;
+  return {
+    model: skill.model,
+    group: skill.group,
+    language: skill.language,
+    developer_privacy_policy: null,
+    descriptions: null,
+    image: skill.image,
+    author: skill.authorEmail,
+    author_url: null,
+    author_email: skill.authorEmail,
+    skill_name: skill.name,
+    protected: false,
+    reviewed: skill.reviewed,
+    editable: skill.editable,
+    staffPick: skill.staffPick,
+    terms_of_use: null,
+    dynamic_content: false,
+    examples: [],
+    skill_rating: {
+      negative: '0',
+      positive: '0',
+      feedback_count: s.feedback,
+      bookmark_count: 0,
+      stars: {
+        one_star: s.stars[0],
+        two_star: s.stars[1],
+        three_star: s.stars[2],
+        four_star: s.stars[3],
+        five_star: s.stars[4],
+        avg_star: Math.round(avg * 100) / 100,
+        total_star: total,
+      },
+    },
+    usage_count: s.usage,
+    skill_tag: skill.name,
+    creationTime: skill.createdAt.toISOString(),
+    lastModifiedTime: skill.modifiedAt.toISOString(),
+  };
+}
+
+type SkillRecord = ReturnType<typeof record>;
+
+/** The reference's rating order: skills with at least 10 ratings first, then by average stars. */
+const byRating = (a: SkillRecord, b: SkillRecord) =>
+  Number(b.skill_rating.stars.total_star >= 10) - Number(a.skill_rating.stars.total_star >= 10) ||
+  b.skill_rating.stars.avg_star - a.skill_rating.stars.avg_star;
+
+/** Ratings, feedback, staff picks and the metric lists built from them. */
+export async function metricsRoutes(app: FastifyInstance) {
+  assistantRoute(
+    app,
+    {
+      url: '/cms/fiveStarRateSkill.json',
+      method: ['GET', 'POST'],
+      operationId: 'fiveStarRateSkill',
+      failures: [400, 401, 422],
+      summary: 'Rate a skill with 1 to 5 stars',
+      description: 'One rating per user and skill; a second call changes it. `model`, `group`, `language`, `skill`, `stars`.',
+      minimal: 'user',
+    },
+    async ({ params, caller }) => {
+      const skill = await namedSkill(app, params);
+      if (params.stars === undefined) throw new AssistantError(422, 'Rating not provided.');
+      if (!/^[1-5]$/.test(params.stars)) throw new AssistantError(422, 'Stars must be a whole number from 1 to 5.');
+      const stars = Number(params.stars);
+      await app.db
+        .insert(skillRatings)
+        .values({ skillId: skill.id, userId: caller!.id, stars })
+        .onConflictDoUpdate({ target: [skillRatings.skillId, skillRatings.userId], set: { stars, updatedAt: new Date() } });
+      const [ratings] = await statsOf(app, [skill.id], -1);
+      return { accepted: true, message: 'Skill ratings updated', ratings: record(skill, ratings![1]).skill_rating.stars };
+    },
+  );
+
+  assistantRoute(
+    app,
+    {
+      url: '/cms/feedbackSkill.json',
+      method: ['GET', 'POST'],
+      operationId: 'feedbackSkill',
+      failures: [400, 401, 422],
+      summary: 'Leave feedback on a skill',
+      description: 'One feedback text per user and skill; a second call replaces it.',
+      minimal: 'user',
+    },
+    async ({ params, caller }) => {
+      const skill = await namedSkill(app, params);
+      const feedback = params.feedback?.trim();
+      if (!feedback) throw new AssistantError(422, 'Feedback not provided.');
+      if (feedback.length > 5000) throw new AssistantError(422, 'Feedback is longer than 5000 characters.');
+      await app.db
+        .insert(skillRatings)
+        .values({ skillId: skill.id, userId: caller!.id, feedback })
+        .onConflictDoUpdate({ target: [skillRatings.skillId, skillRatings.userId], set: { feedback, updatedAt: new Date() } });
+      return { accepted: true, message: 'Skill feedback updated', feedback };
+    },
+  );
+
+  assistantRoute(
+    app,
+    {
+      url: '/cms/changeSkillStatus.json',
+      method: ['GET', 'POST'],
+      operationId: 'changeSkillStatus',
+      failures: [400, 401, 422],
+      summary: 'Set staff pick, reviewed and editable',
+      description: 'Administrators; each of `staffPick`, `reviewed`, `editable` is `true` or `false`.',
+      minimal: 'admin',
+    },
+    async ({ params }) => {
+      const skill = await namedSkill(app, params);
+      const changes = {
+        staffPick: flag(params.staffPick, 'staffPick'),
+        reviewed: flag(params.reviewed, 'reviewed'),
+        editable: flag(params.editable, 'editable'),
+      };
+      await app.db.update(skills).set(changes).where(eq(skills.id, skill.id));
+      return { accepted: true, message: 'Skill status changed successfully.' };
+    },
+  );
+
+  assistantRoute(
+    app,
+    {
+      url: '/cms/getSkillMetricsData.json',
+      method: 'GET',
+      operationId: 'getSkillMetricsData',
+      failures: [400, 422],
+      summary: 'Skills by metric',
+      description:
+        '`language` (comma list, en), `model` (general), `group` (All), `count` (10), `duration` (days of usage; ' +
+        'all by default), `metrics` (`;`-separated group names, default `Games, Trivia and Accessories`).',
+      minimal: 'anonymous',
+    },
+    async ({ params }) => {
+      const count = params.count === undefined ? 10 : Number(params.count);
+      if (!Number.isInteger(count) || count < 0) throw new AssistantError(422, 'Invalid count value. It should be positive.');
+      const duration = params.duration === undefined ? -1 : Number(params.duration);
+      if (!Number.isInteger(duration) || duration < -1) throw new AssistantError(422, 'Invalid duration value.');
+      const model = checkedName('model', params.model || 'general');
+      const group = params.group || 'All';
+      const languages = (params.language || 'en').split(',').map((l) => checkedName('language', l.trim()));
+      const names = (params.metrics || 'Games, Trivia and Accessories').split(';').map((m) => m.trim()).filter(Boolean);
+      const rows = await app.db
+        .select()
+        .from(skills)
+        .where(and(eq(skills.model, model), inArray(skills.language, languages), group === 'All' ? undefined : eq(skills.group, checkedName('group', group))));
+      const stats = new Map(await statsOf(app, rows.map((r) => r.id), duration));
+      const all = rows.map((r) => record(r, stats.get(r.id)!));
+      const top = (list: SkillRecord[], order: (a: SkillRecord, b: SkillRecord) => number) => [...list].sort(order).slice(0, count);
+      const metrics: Record<string, SkillRecord[]> = {
+        newest: top(all, (a, b) => b.creationTime.localeCompare(a.creationTime)),
+        latest: top(all, (a, b) => b.lastModifiedTime.localeCompare(a.lastModifiedTime)),
+        rating: top(all, byRating),
+        usage: top(all, (a, b) => b.usage_count - a.usage_count),
+        feedback: top(all, (a, b) => b.skill_rating.feedback_count - a.skill_rating.feedback_count),
+        staffPicks: top(all.filter((r) => r.staffPick), byRating),
+      };
+      for (const name of names) metrics[name] = top(all.filter((r) => r.group === name), byRating);
+      return { accepted: true, model, group, language: languages.join(','), metrics, message: 'Success: Fetched skill data based on metrics' };
+    },
+  );
+}
+
+/** Star counts, feedback count and usage (over the last `duration` days, -1 for all) per skill. */
+async function statsOf(app: FastifyInstance, ids: number[], duration: number): Promise<[number, Stats][]> {
+  const stats = new Map<number, Stats>(ids.map((id) => [id, { stars: [0, 0, 0, 0, 0], feedback: 0, usage: 0 }]));
+  if (ids.length === 0) return [];
+  const ratings = await app.db
+    .select({ skillId: skillRatings.skillId, stars: skillRatings.stars, feedback: skillRatings.feedback })
+    .from(skillRatings)
+    .where(inArray(skillRatings.skillId, ids));
+  for (const r of ratings) {
+    const s = stats.get(r.skillId)!;
+    if (r.stars) s.stars[r.stars - 1]! += 1;
+    if (r.feedback) s.feedback += 1;
+  }
+  const usage = await app.db
+    .select({ skillId: skillUsage.skillId, total: sql<number>`sum(${skillUsage.count})::int` })
+    .from(skillUsage)
+    .where(and(inArray(skillUsage.skillId, ids), duration < 0 ? undefined : sql`${skillUsage.day} > current_date - ${duration}::int`))
+    .groupBy(skillUsage.skillId);
+  for (const u of usage) stats.get(u.skillId)!.usage = u.total;
+  return [...stats];
+}
