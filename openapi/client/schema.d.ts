@@ -24682,7 +24682,14 @@ export interface operations {
     };
     assistantLogin: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description e-mail of the account */
+                login?: string;
+                /** @description its password */
+                password?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -24720,7 +24727,14 @@ export interface operations {
     };
     assistantLoginPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description e-mail of the account */
+                login?: string;
+                /** @description its password */
+                password?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -24758,7 +24772,16 @@ export interface operations {
     };
     storePersonalInfo: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description `true` reads the store */
+                fetchDetails?: string;
+                /** @description name of the entry */
+                storeName?: string;
+                /** @description its value */
+                value?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -24814,7 +24837,16 @@ export interface operations {
     };
     storePersonalInfoPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description `true` reads the store */
+                fetchDetails?: string;
+                /** @description name of the entry */
+                storeName?: string;
+                /** @description its value */
+                value?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -24870,7 +24902,14 @@ export interface operations {
     };
     changeRoles: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description e-mail of the account */
+                user?: string;
+                /** @description user, reviewer, operator, admin or superadmin (default user) */
+                role?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -24917,7 +24956,14 @@ export interface operations {
     };
     changeRolesPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description e-mail of the account */
+                user?: string;
+                /** @description user, reviewer, operator, admin or superadmin (default user) */
+                role?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -24964,7 +25010,10 @@ export interface operations {
     };
     listSettings: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -25087,7 +25136,24 @@ export interface operations {
     };
     modifySkill: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+                /** @description the skill text */
+                content?: string;
+                /** @description the commit message */
+                changelog?: string;
+                /** @description JSONP: a JavaScript identifier path */
+                callback?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -25125,7 +25191,24 @@ export interface operations {
     };
     modifySkillPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+                /** @description the skill text */
+                content?: string;
+                /** @description the commit message */
+                changelog?: string;
+                /** @description JSONP: a JavaScript identifier path */
+                callback?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -25163,7 +25246,10 @@ export interface operations {
     };
     getModels: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -25192,7 +25278,12 @@ export interface operations {
     };
     getGroups: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description model (general) */
+                model?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -25221,7 +25312,14 @@ export interface operations {
     };
     getAllLanguages: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge; All for every group) */
+                group?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -25250,7 +25348,16 @@ export interface operations {
     };
     getLanguage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description skill name (wikipedia) */
+                skill?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -25279,7 +25386,18 @@ export interface operations {
     };
     getSkill: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -25317,7 +25435,20 @@ export interface operations {
     };
     fiveStarRateSkill: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+                /** @description 1 to 5 */
+                stars?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -25364,7 +25495,20 @@ export interface operations {
     };
     fiveStarRateSkillPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+                /** @description 1 to 5 */
+                stars?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -25411,7 +25555,20 @@ export interface operations {
     };
     feedbackSkill: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+                /** @description the feedback text */
+                feedback?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -25458,7 +25615,20 @@ export interface operations {
     };
     feedbackSkillPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+                /** @description the feedback text */
+                feedback?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -25505,7 +25675,24 @@ export interface operations {
     };
     changeSkillStatus: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+                /** @description true or false */
+                staffPick?: string;
+                /** @description true or false */
+                reviewed?: string;
+                /** @description true or false */
+                editable?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -25552,7 +25739,24 @@ export interface operations {
     };
     changeSkillStatusPost: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+                /** @description true or false */
+                staffPick?: string;
+                /** @description true or false */
+                reviewed?: string;
+                /** @description true or false */
+                editable?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -25599,7 +25803,22 @@ export interface operations {
     };
     getSkillMetricsData: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description languages, comma-separated (en) */
+                language?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (All) */
+                group?: string;
+                /** @description records per list (10) */
+                count?: string;
+                /** @description days of usage counted (all) */
+                duration?: string;
+                /** @description group names, `;`-separated */
+                metrics?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -7,7 +7,7 @@ import mime from 'mime-types';
 import { users } from '../../db/schema/index.js';
 import { verifyPassword } from '../auth/password.js';
 import { AssistantError, identify, rank, requireRole, ROLES, type Role } from './identity.js';
-import { assistantRoute, failures, paramsOf, sendFailure, TAG } from './route.js';
+import { assistantRoute, failures, params, paramsOf, sendFailure, TAG } from './route.js';
 import { roleColumns, type SettingsFiles } from './settings-files.js';
 
 /**
@@ -21,6 +21,7 @@ export async function accountRoutes(app: FastifyInstance, { files, expiresIn }: 
       url: '/aaa/login.json',
       method: ['GET', 'POST'],
       operationId: 'assistantLogin',
+      params: params({ login: 'e-mail of the account', password: 'its password' }),
       failures: [400, 422],
       summary: 'Log in (assistant clients)',
       description: '`login` (the e-mail) and `password` give the same token as POST /v1/auth/login, as `access_token`.',
@@ -46,6 +47,7 @@ export async function accountRoutes(app: FastifyInstance, { files, expiresIn }: 
       url: '/aaa/storePersonalInfo.json',
       method: ['GET', 'POST'],
       operationId: 'storePersonalInfo',
+      params: params({ fetchDetails: '`true` reads the store', storeName: 'name of the entry', value: 'its value' }),
       failures: [400, 401, 420, 422],
       summary: 'Read or write the personal store',
       description:
@@ -78,6 +80,7 @@ export async function accountRoutes(app: FastifyInstance, { files, expiresIn }: 
       url: '/aaa/changeRoles.json',
       method: ['GET', 'POST'],
       operationId: 'changeRoles',
+      params: params({ user: 'e-mail of the account', role: 'user, reviewer, operator, admin or superadmin (default user)' }),
       failures: [400, 401, 403],
       summary: 'Change the role of a user',
       description:
@@ -142,7 +145,7 @@ export async function accountRoutes(app: FastifyInstance, { files, expiresIn }: 
       try {
         const params = paramsOf(request);
         requireRole(await identify(app, request, params), 'admin');
-        const name = params.file ?? 'accounting';
+        const name = params.file || 'accounting';
         const known = await files.names();
         if (!known.includes(`${name}.json`)) throw new AssistantError(404, 'No settings file has this name');
         const path = join(files.dir, `${name}.json`);

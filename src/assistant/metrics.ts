@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { skillRatings, skills, skillUsage } from '../../db/schema/index.js';
 import { AssistantError } from './identity.js';
-import { assistantRoute, type Params } from './route.js';
+import { assistantRoute, type Params, params, SKILL_PARAMS } from './route.js';
 import { checkedName } from './skill-repo.js';
 
 type Skill = typeof skills.$inferSelect;
@@ -91,6 +91,7 @@ export async function metricsRoutes(app: FastifyInstance) {
       url: '/cms/fiveStarRateSkill.json',
       method: ['GET', 'POST'],
       operationId: 'fiveStarRateSkill',
+      params: { ...SKILL_PARAMS, ...params({ stars: '1 to 5' }) },
       failures: [400, 401, 422],
       summary: 'Rate a skill with 1 to 5 stars',
       description: 'One rating per user and skill; a second call changes it. `model`, `group`, `language`, `skill`, `stars`.',
@@ -116,6 +117,7 @@ export async function metricsRoutes(app: FastifyInstance) {
       url: '/cms/feedbackSkill.json',
       method: ['GET', 'POST'],
       operationId: 'feedbackSkill',
+      params: { ...SKILL_PARAMS, ...params({ feedback: 'the feedback text' }) },
       failures: [400, 401, 422],
       summary: 'Leave feedback on a skill',
       description: 'One feedback text per user and skill; a second call replaces it.',
@@ -140,6 +142,7 @@ export async function metricsRoutes(app: FastifyInstance) {
       url: '/cms/changeSkillStatus.json',
       method: ['GET', 'POST'],
       operationId: 'changeSkillStatus',
+      params: { ...SKILL_PARAMS, ...params({ staffPick: 'true or false', reviewed: 'true or false', editable: 'true or false' }) },
       failures: [400, 401, 422],
       summary: 'Set staff pick, reviewed and editable',
       description: 'Administrators; each of `staffPick`, `reviewed`, `editable` is `true` or `false`.',
@@ -163,6 +166,7 @@ export async function metricsRoutes(app: FastifyInstance) {
       url: '/cms/getSkillMetricsData.json',
       method: 'GET',
       operationId: 'getSkillMetricsData',
+      params: params({ language: 'languages, comma-separated (en)', model: 'model (general)', group: 'group (All)', count: 'records per list (10)', duration: 'days of usage counted (all)', metrics: 'group names, `;`-separated' }),
       failures: [400, 422],
       summary: 'Skills by metric',
       description:

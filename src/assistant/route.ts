@@ -1,4 +1,4 @@
-import { Type, type TObject } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { AssistantError, identify, requireRole, sessionOf, type Identity, type Role } from './identity.js';
 
@@ -19,6 +19,18 @@ export const AssistantFailure = Type.Object(
   { $id: 'AssistantFailure', additionalProperties: false },
 );
 
+/** Query (or form) parameters: the token, and the endpoint's own, which the description names. */
+const Parameters = Type.Object({
+  access_token: Type.Optional(Type.String({ description: 'the token of POST /v1/auth/login or /aaa/login.json' })),
+});
+
+/** Optional string parameters with their descriptions. */
+export const params = (described: Record<string, string>): Record<string, TSchema> =>
+  Object.fromEntries(Object.entries(described).map(([name, description]) => [name, Type.Optional(Type.String({ description }))]));
+
+/** The four values that name a skill. */
+export const SKILL_PARAMS = params({ model: 'model (general)', group: 'group (Knowledge)', language: 'language (en)', skill: 'skill name' });
+
 /** The failures of assistant endpoints, each `{"accepted": false, "message"}`. */
 export const failures = (codes: number[], descriptions: Record<number, string> = {}) =>
   Object.fromEntries(codes.map((code) => [code, Type.Ref(AssistantFailure, { description: descriptions[code] ?? 'Refused: `{"accepted": false, "message"}`' })]));
@@ -34,8 +46,8 @@ export interface AssistantRouteOptions {
   description: string;
   /** The weakest role that may call it. */
   minimal: Role;
-  /** Query and form parameters (both arrive as strings). */
-  params?: TObject;
+  /** Query and form parameters (both arrive as strings; the token is always accepted): name -> description. */
+  params?: Record<string, TSchema>;
   /** Answers JSONP when `callback` is given. */
   jsonp?: boolean;
   /** Statuses of `{"accepted": false}` answers (default 400, 401). */
@@ -86,7 +98,7 @@ export function assistantRoute(
       operationId: method === methods[0] ? o.operationId : `${o.operationId}${method[0]}${method.slice(1).toLowerCase()}`,
       summary: o.summary,
       description: o.description,
-      ...(o.params ? { querystring: o.params } : {}),
+      querystring: Type.Object({ ...Parameters.properties, ...(o.params ?? {}) }),
       response: {
         200: Type.Ref(AssistantAnswer, { description: 'The answer' }),
         ...failures(o.failures ?? [400, 401], o.failureDescriptions),

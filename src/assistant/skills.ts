@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { skills, skillUsage } from '../../db/schema/index.js';
 import type { Caller } from '../auth/caller.js';
 import { AssistantError, identify, requireRole } from './identity.js';
-import { AssistantAnswer, assistantRoute, failures, send, sendFailure, TAG, type Params } from './route.js';
+import { AssistantAnswer, assistantRoute, failures, type Params, params, send, sendFailure, SKILL_PARAMS, TAG } from './route.js';
 import { checkedName, type SkillPath, type SkillRepo } from './skill-repo.js';
 
 const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
@@ -98,6 +98,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
       url: '/cms/modifySkill.json',
       method: ['GET', 'POST'],
       operationId: 'modifySkill',
+      params: { ...SKILL_PARAMS, ...params({ content: 'the skill text', changelog: 'the commit message', callback: 'JSONP: a JavaScript identifier path' }) },
       failures: [400, 401],
       summary: 'Create or modify the text of a skill',
       description:
@@ -129,6 +130,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
   assistantRoute(
     app,
     { url: '/cms/getGroups.json', method: 'GET', operationId: 'getGroups',
+      params: params({ model: 'model (general)' }),
       failures: [400], summary: 'List the groups of a model', description: '`model` (general).', minimal: 'anonymous' },
     async ({ params }) => ({
       accepted: true,
@@ -143,6 +145,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
       url: '/cms/getAllLanguages.json',
       method: 'GET',
       operationId: 'getAllLanguages',
+      params: params({ model: 'model (general)', group: 'group (Knowledge; All for every group)' }),
       failures: [400],
       summary: 'List the languages of a group',
       description: '`model` (general), `group` (Knowledge; `All` for the languages of every group).',
@@ -164,6 +167,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
       url: '/cms/getLanguage.json',
       method: 'GET',
       operationId: 'getLanguage',
+      params: params({ model: 'model (general)', group: 'group (Knowledge)', skill: 'skill name (wikipedia)' }),
       failures: [400],
       summary: 'Languages a skill exists in',
       description: '`model` (general), `group` (Knowledge), `skill` (wikipedia).',
@@ -184,6 +188,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
       url: '/cms/getSkill.json',
       method: 'GET',
       operationId: 'getSkill',
+      params: SKILL_PARAMS,
       failures: [400, 404],
       summary: 'A skill with its metadata',
       description: '`model`, `group`, `language`, `skill`: the text and the metadata; counts one usage.',
