@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { skills, skillUsage } from '../../db/schema/index.js';
 import type { Caller } from '../auth/caller.js';
-import { AssistantError, identify, requireRole } from './identity.js';
+import { AssistantError, identify, requireRole, sessionOf } from './identity.js';
 import { AssistantAnswer, assistantRoute, failures, type Params, params, send, sendFailure, SKILL_PARAMS, TAG } from './route.js';
 import { checkedName, type SkillPath, type SkillRepo } from './skill-repo.js';
 
@@ -64,13 +64,15 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
             image = await part.toBuffer();
           } else fields[part.fieldname] = String(part.value);
         }
-        const caller = requireRole(await identify(app, request, fields), 'user');
-        if (!image) return send(reply, 200, { accepted: false, message: 'Image not given' });
+        const identity = await identify(app, request, fields);
+        const caller = requireRole(identity, 'user');
+        const answer = (body: object) => send(reply, 200, { ...body, session: sessionOf(identity, request) });
+        if (!image) return answer({ accepted: false, message: 'Image not given' });
         const where = pathOf(fields);
         const folder = repo.folder(where);
         const imageName = fields.image_name ? checkedName('image', fields.image_name) : undefined;
         if (!imageName || (await repo.exists(join(folder, 'images', imageName)))) {
-          return send(reply, 200, { accepted: false, message: 'The Image name are not given or Image with same name is already present ' });
+          return answer({ accepted: false, message: 'The Image name are not given or Image with same name is already present ' });
         }
         const jpeg = await sharp(image, { limitInputPixels: 40_000_000 })
           .resize(512, 512, { fit: 'fill' })
@@ -85,7 +87,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
         if (skill) files[join(folder, `${skill}.txt`)] = fields.content ?? '';
         await repo.commit(files, caller.email, skill ? `Created ${skill}` : `Added image ${imageName}`);
         if (skill) await upsertSkill(app, where, skill, caller, imageName);
-        return send(reply, 200, { accepted: true, message: skill ? `Skill ${skill} created` : `Image ${imageName} stored` });
+        return answer({ accepted: true, message: skill ? `Skill ${skill} created` : `Image ${imageName} stored` });
       } catch (err) {
         return sendFailure(reply, err);
       }
