@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import multipart from '@fastify/multipart';
+import { MULTIPART_OPTIONS } from '../files/upload.js';
 import { accountRoutes } from './accounts.js';
 import { metricsRoutes } from './metrics.js';
 import { SkillRepo } from './skill-repo.js';
@@ -30,7 +31,7 @@ export default async function assistant(app: FastifyInstance, { config, connect 
   await accountRoutes(app, { files, expiresIn: config.JWT_EXPIRES_IN });
   const repo = new SkillRepo(config.SKILL_REPO_DIR);
   if (connect) await repo.init();
-  await app.register(multipart, { limits: { files: 1, fileSize: 1, parts: 1, fields: 0 } });
-  await skillRoutes(app, repo);
+  await app.register(multipart, MULTIPART_OPTIONS);
+  await skillRoutes(app, repo, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS });
   await metricsRoutes(app);
 }

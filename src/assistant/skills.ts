@@ -5,11 +5,10 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { skills, skillUsage } from '../../db/schema/index.js';
 import type { Caller } from '../auth/caller.js';
+import type { ImageLimits } from '../files/image.js';
 import { AssistantError, identify, requireRole, sessionOf } from './identity.js';
 import { AssistantAnswer, assistantRoute, failures, type Params, params, send, sendFailure, SKILL_PARAMS, TAG } from './route.js';
 import { checkedName, type SkillPath, type SkillRepo } from './skill-repo.js';
-
-const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 
 /** model, group and language with the reference's defaults. */
 const pathOf = (p: Params): SkillPath => ({ model: p.model || 'general', group: p.group || 'Knowledge', language: p.language || 'en' });
@@ -31,7 +30,7 @@ async function upsertSkill(app: FastifyInstance, where: SkillPath, name: string,
  * The skill endpoints of `/cms`: createSkill (image upload, optional text), modifySkill (text, with
  * JSONP), the lists of models, groups and languages, and getSkill.
  */
-export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
+export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits: ImageLimits) {
   app.post(
     '/cms/createSkill.json',
     {
@@ -55,7 +54,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
         if (!request.isMultipart()) throw new AssistantError(400, 'Send the skill as multipart/form-data');
         const fields: Params = {};
         let image: Buffer | undefined;
-        for await (const part of request.parts({ limits: { files: 1, fileSize: IMAGE_MAX_BYTES, parts: 30, fields: 20, fieldSize: 1024 * 1024 } })) {
+        for await (const part of request.parts({ limits: { files: 1, fileSize: limits.maxBytes, parts: 30, fields: 20, fieldSize: 1024 * 1024 } })) {
           if (part.type === 'file') {
             if (part.fieldname !== 'image') {
               part.file.resume();
@@ -74,7 +73,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo) {
         if (!imageName || (await repo.exists(join(folder, 'images', imageName)))) {
           return answer({ accepted: false, message: 'The Image name are not given or Image with same name is already present ' });
         }
-        const jpeg = await sharp(image, { limitInputPixels: 40_000_000 })
+        const jpeg = await sharp(image, { limitInputPixels: limits.maxPixels })
           .resize(512, 512, { fit: 'fill' })
           .flatten({ background: '#ffffff' })
           .jpeg()

@@ -5,17 +5,19 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { imageUploadRoute } from './image.js';
 import { mediaRoute } from './media.js';
-import { uploadRoutes } from './upload.js';
+import { MULTIPART_OPTIONS, uploadRoutes } from './upload.js';
 
 export const filesTag = { name: 'Files', description: 'Uploads of files and images, and the files kept in the local storage.' };
 
 /** The files face: uploads (multipart, parsed only here), image uploads, and the local storage's files. */
+/** Where uploads are streamed before they are stored (created at start). */
+export const uploadTmpDir = (config: Config) => config.UPLOAD_TMP_DIR ?? tmpdir();
+
 export default async function filesRoutes(app: FastifyInstance, { config }: { config: Config }) {
-  const tmpDir = config.UPLOAD_TMP_DIR ?? tmpdir();
+  const tmpDir = uploadTmpDir(config);
   await mkdir(tmpDir, { recursive: true });
   await app.register(async (scope) => {
-    // Limits are given per request by the upload handler; these only bound anything else.
-    await scope.register(multipart, { limits: { files: 1, fileSize: 1, parts: 1, fields: 0 } });
+    await scope.register(multipart, MULTIPART_OPTIONS);
     await uploadRoutes(scope, { maxFileBytes: config.UPLOAD_MAX_FILE_BYTES, maxFiles: config.UPLOAD_MAX_FILES, tmpDir });
   });
   await imageUploadRoute(app, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS });

@@ -78,7 +78,7 @@ const tooLarge = (limits: UploadLimits) =>
   new JsonApiError(413, 'Payload Too Large', `A file is larger than the limit of ${limits.maxFileBytes} bytes`);
 
 /** Parser failures as client errors; anything else is ours. */
-export function multipartError(err: unknown, limits: UploadLimits): unknown {
+function multipartError(err: unknown, limits: UploadLimits): unknown {
   if (err instanceof JsonApiError) return err;
   const code = (err as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(limits);
@@ -92,7 +92,7 @@ export function multipartError(err: unknown, limits: UploadLimits): unknown {
 }
 
 /** Streams every file part into `dir` (memory stays flat whatever the size); fields are ignored. */
-export async function receive(request: FastifyRequest, dir: string, limits: UploadLimits): Promise<Received[]> {
+async function receive(request: FastifyRequest, dir: string, limits: UploadLimits): Promise<Received[]> {
   const received: Received[] = [];
   const parts = request.parts({
     limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, parts: limits.maxFiles + 20, fields: 20, fieldSize: 4096 },
@@ -109,6 +109,31 @@ export async function receive(request: FastifyRequest, dir: string, limits: Uplo
     received.push({ field: part.fieldname, extension: extensionOf(part.filename ?? ''), path, size: part.file.bytesRead });
   }
   return received;
+}
+
+/** The plugin's own limits; every handler gives its limits per request (`request.parts({ limits })`). */
+export const MULTIPART_OPTIONS = { limits: { files: 1, fileSize: 1, parts: 1, fields: 0 } };
+
+/**
+ * Streams the file parts of a multipart request into a temp folder, gives them to `use`, and removes
+ * the folder on every path (also when the client goes away). Not multipart: 415 naming `what`.
+ */
+export async function withUploads<T>(
+  request: FastifyRequest,
+  limits: UploadLimits,
+  what: string,
+  use: (received: Received[]) => Promise<T>,
+): Promise<T> {
+  if (!request.isMultipart()) throw new JsonApiError(415, 'Unsupported Media Type', `Send ${what} as multipart/form-data`);
+  const dir = await mkdtemp(join(limits.tmpDir, 'oe-upload-'));
+  try {
+    const received = await receive(request, dir, limits).catch((err: unknown) => {
+      throw multipartError(err, limits);
+    });
+    return await use(received);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -169,15 +194,8 @@ export async function uploadRoutes(app: FastifyInstance, limits: UploadLimits) {
           },
         },
       },
-      async (request) => {
-        if (!request.isMultipart()) {
-          throw new JsonApiError(415, 'Unsupported Media Type', 'Send the files as multipart/form-data');
-        }
-        const dir = await mkdtemp(join(limits.tmpDir, 'oe-upload-'));
-        try {
-          const received = await receive(request, dir, limits).catch((err: unknown) => {
-            throw multipartError(err, limits);
-          });
+      async (request) =>
+        withUploads(request, limits, 'the files', async (received) => {
           const single = received.filter((r) => r.field === SINGLE);
           if (received.length === 0) throw badRequest('No file was sent: put one file in part "file" or several in part "files"');
           if (single.length > 0 && received.length > 1) {
@@ -190,10 +208,7 @@ export async function uploadRoutes(app: FastifyInstance, limits: UploadLimits) {
             received.map((r) => ({ key: uniqueKey('uploads/files', r.extension), body: { path: r.path, size: r.size } })),
           );
           return { url: single.length > 0 ? urls[0]! : urls };
-        } finally {
-          await rm(dir, { recursive: true, force: true });
-        }
-      },
+        }),
     );
   }
 }

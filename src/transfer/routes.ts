@@ -1,6 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import { Type, type Static } from '@sinclair/typebox';
 import { and, eq, isNull, or } from 'drizzle-orm';
@@ -8,8 +6,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { events, importArchives, tasks } from '../../db/schema/index.js';
 import { isStaff, loggedIn, requireLogin } from '../auth/caller.js';
 import type { Config } from '../config.js';
-import { multipartError, receive } from '../files/upload.js';
-import { badRequest, JsonApiError, notFound } from '../jsonapi/errors.js';
+import { uploadTmpDir } from '../files/index.js';
+import { MULTIPART_OPTIONS, withUploads } from '../files/upload.js';
+import { badRequest, notFound } from '../jsonapi/errors.js';
 import { errorResponses } from '../jsonapi/routes.js';
 import { API_PREFIX } from '../jsonapi/serialize.js';
 import { integerId } from '../jsonapi/values.js';
@@ -174,8 +173,8 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
   );
 
   await app.register(async (scope) => {
-    await scope.register(multipart, { limits: { files: 1, fileSize: 1, parts: 1, fields: 0 } });
-    const limits = { maxFileBytes: config.UPLOAD_MAX_FILE_BYTES, maxFiles: 1, tmpDir: config.UPLOAD_TMP_DIR ?? tmpdir() };
+    await scope.register(multipart, MULTIPART_OPTIONS);
+    const limits = { maxFileBytes: config.UPLOAD_MAX_FILE_BYTES, maxFiles: 1, tmpDir: uploadTmpDir(config) };
     scope.post(
       `${API_PREFIX}/events/import/:source_type`,
       {
@@ -199,12 +198,7 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
       },
       async (request) => {
         if ((request.params as { source_type: string }).source_type !== 'json') throw notFound('Source type not supported');
-        if (!request.isMultipart()) throw new JsonApiError(415, 'Unsupported Media Type', 'Send the archive as multipart/form-data');
-        const dir = await mkdtemp(join(limits.tmpDir, 'oe-import-'));
-        try {
-          const received = await receive(request, dir, limits).catch((err: unknown) => {
-            throw multipartError(err, limits);
-          });
+        return withUploads(request, limits, 'the archive', async (received) => {
           if (received.length !== 1 || received[0]!.field !== 'file') throw badRequest('Send the archive as one file in part "file"');
           const data = await readFile(received[0]!.path);
           if (data.subarray(0, 4).toString('latin1') !== 'PK\x03\x04') throw badRequest('The file is not a zip archive');
@@ -215,9 +209,7 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
             return task!.id;
           });
           return { task_url: taskUrl(id) };
-        } finally {
-          await rm(dir, { recursive: true, force: true });
-        }
+        });
       },
     );
   });
