@@ -42,8 +42,8 @@ const taskJob = (name: string, run: (app: FastifyInstance, task: Task, to: MailA
 /** Error text from archives may carry NUL characters, which PostgreSQL text and jsonb refuse. */
 const printable = (message: string) => message.replace(/\0/g, '\\0');
 
-const finish = (app: FastifyInstance, id: string, state: string, result: object, extra: object = {}) =>
-  app.db.update(tasks).set({ state, result, status: null, updatedAt: new Date(), ...extra }).where(eq(tasks.id, id));
+const finish = (db: FastifyInstance['db'], id: string, state: string, result: object, extra: object = {}) =>
+  db.update(tasks).set({ state, result, status: null, updatedAt: new Date(), ...extra }).where(eq(tasks.id, id));
 
 export interface TransferLimits {
   fetch: FetchLimits;
@@ -69,7 +69,7 @@ export const eventExport = (limits: TransferLimits) =>
         throw new ExportError(storageUnavailable().detail);
       });
       const download = `${limits.publicUrl}/v1/events/${eventId}/exports/${task.id}/event${eventId}.zip`;
-      await finish(app, task.id, 'SUCCESS', { download_url: download }, { options: { ...(task.options as object), place: backend.place, key } });
+      await finish(app.db, task.id, 'SUCCESS', { download_url: download }, { options: { ...(task.options as object), place: backend.place, key } });
       await app.mailer.send({
         to,
         subject: `Event ${eventName} has been exported`,
@@ -80,7 +80,7 @@ export const eventExport = (limits: TransferLimits) =>
       app.log.error({ err, task: task.id }, 'export failed');
       // Storage failures say so; the text of anything else stays in the log (it may name internals).
       const message = err instanceof ExportError ? err.message : 'The export failed on the server';
-      await finish(app, task.id, 'FAILED', { __error: true, message });
+      await finish(app.db, task.id, 'FAILED', { __error: true, message });
       await app.mailer.send({
         to,
         subject: `Export of event ${eventName} failed`,
@@ -123,8 +123,11 @@ export const eventImport = (limits: TransferLimits) =>
     } catch (err) {
       if (!(err instanceof ImportError || err instanceof ArchiveError)) app.log.error({ err, task: task.id }, 'import failed');
       const message = err instanceof ImportError || err instanceof ArchiveError ? printable(err.message) : 'The import failed on the server';
-      await finish(app, task.id, 'FAILURE', { __error: true, message });
-      await app.db.delete(importArchives).where(eq(importArchives.taskId, task.id));
+      // One transaction: whoever sees the task ended also sees its archive gone.
+      await app.db.transaction(async (tx) => {
+        await finish(tx, task.id, 'FAILURE', { __error: true, message });
+        await tx.delete(importArchives).where(eq(importArchives.taskId, task.id));
+      });
       await app.mailer.send({ to, subject: 'Import of event failed', action: 'import-failed', text: `The import failed: ${message}\n` });
     }
   });
