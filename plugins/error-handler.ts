@@ -92,6 +92,8 @@ export default fp(
   async (app) => {
     const known = FindMyWay();
     app.addHook('onRoute', (route) => {
+      // The CORS preflight route answers OPTIONS anywhere: it makes no path known.
+      if (route.url === '*') return;
       for (const method of [route.method].flat() as HTTPMethod[]) {
         if (!known.find(method, route.url)) known.on(method, route.url, () => {});
       }

@@ -8,6 +8,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import addressparser from 'nodemailer/lib/addressparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { mails, settings } from '../db/schema/index.js';
+import type { Db } from './db.js';
 
 export const MAIL_QUEUE = 'mail-delivery';
 
@@ -29,8 +30,11 @@ export interface OutgoingMail {
 export type DeliveryStatus = 'sent' | 'pending' | 'failed';
 
 export interface Mailer {
-  /** Records the mail and delivers it; a failed delivery stays pending and the retry job takes it. */
-  send(mail: OutgoingMail): Promise<{ id: number; status: DeliveryStatus }>;
+  /**
+   * Records the mail and delivers it; a failed delivery stays pending and the retry job takes it.
+   * `alongside` writes what must commit with the record (a task's end), so either both happen or neither.
+   */
+  send(mail: OutgoingMail, alongside?: (tx: Db) => Promise<unknown>): Promise<{ id: number; status: DeliveryStatus }>;
   /**
    * Delivers a recorded mail that is still pending (the retry job) and answers its status after the
    * attempt; `pending` also while another attempt holds it.
@@ -162,7 +166,7 @@ export default fp(
       return 'sent';
     }
 
-    async function send(mail: OutgoingMail) {
+    async function send(mail: OutgoingMail, alongside?: (tx: Db) => Promise<unknown>) {
       const from = senderOf(await configured());
       const to = { name: oneLine(mail.to.name ?? ''), address: mailbox(mail.to.address) };
       const subject = oneLine(mail.subject);
@@ -185,6 +189,7 @@ export default fp(
           .values({ recipient: to.address, subject, action: mail.action, raw })
           .returning({ id: mails.id });
         await app.sendJob(tx, MAIL_QUEUE, { mailId: row!.id }, { startAfter: options.retrySeconds });
+        await alongside?.(tx);
         return row!.id;
       });
       return { id, status: await deliver(id) };

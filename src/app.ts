@@ -1,3 +1,4 @@
+import cors from '@fastify/cors';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { publicUrlOf, type Config } from './config.js';
 import authPlugin from '../plugins/auth.js';
@@ -12,6 +13,7 @@ import benchRoutes from './bench-routes.js';
 import filesRoutes, { filesTag } from './files/index.js';
 import { transferRoutes, transferTag } from './transfer/routes.js';
 import assistant, { assistantTag } from './assistant/index.js';
+import { appgenRoutes, appgenTag } from './appgen/routes.js';
 import jsonapi from './jsonapi/plugin.js';
 import type { ResourceSpec } from './jsonapi/resource.js';
 import { jobs } from './jobs/index.js';
@@ -33,6 +35,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   const app = Fastify({
     logger: options.logger ?? { level: config.LOG_LEVEL },
     routerOptions: { maxParamLength: 500 },
+    trustProxy: config.TRUST_PROXY ?? false,
     // A URL Fastify cannot route (bad percent-encoding, an over-long parameter) gets the same error document.
     frameworkErrors: (err, request, reply) => sendError(request, reply, err),
     schemaController: {
@@ -48,6 +51,9 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   // No route takes text: a text body is 415 like any other unsupported type, not a string to validate.
   app.removeContentTypeParser('text/plain');
   await app.register(errorHandler);
+  // Browsers on any origin may call the API (apps built by the generator read their event live); tokens
+  // travel in the Authorization header, never in cookies, so no origin gains anything from another's session.
+  await app.register(cors, { origin: '*', exposedHeaders: ['Location', 'Retry-After', 'ETag'], maxAge: 600 });
   const served = options.resources ?? resources;
   await app.register(openapi, {
     tags: [
@@ -57,6 +63,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
       filesTag,
       transferTag,
       assistantTag,
+      appgenTag,
     ],
   });
   await app.register(dbPlugin, { url: config.DATABASE_URL, poolMax: config.DB_POOL_MAX, onQuery: options.onQuery });
@@ -76,6 +83,9 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   await app.register(filesRoutes, { config });
   await app.register(transferRoutes, { config });
   await app.register(assistant, { config, connect: options.connect !== false });
+  await app.register(appgenRoutes, {
+    rateLimits: { perEmail: config.APPGEN_RATE_PER_EMAIL, perIp: config.APPGEN_RATE_PER_IP, windowSeconds: config.APPGEN_RATE_WINDOW_SECONDS },
+  });
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
   return app;
 }

@@ -47,6 +47,13 @@ export const ConfigSchema = Type.Object({
   FETCH_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, default: 20, description: 'time limit of one remote fetch' }),
   ASSISTANT_SETTINGS_DIR: Type.String({ default: './data/settings', description: "the assistant's settings files (accounting, authorization, groups)" }),
   SKILL_REPO_DIR: Type.String({ default: './data/skills', description: 'the git repository of the assistant skills' }),
+  APPGEN_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: 'app builds running at once, over all workers' }),
+  APPGEN_RATE_PER_EMAIL: Type.Integer({ minimum: 1, default: 5, description: 'app builds one e-mail address may ask for per window' }),
+  APPGEN_RATE_PER_IP: Type.Integer({ minimum: 1, default: 20, description: 'app builds one client address may ask for per window' }),
+  APPGEN_RATE_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 3600, description: 'the window of the app build rate limits' }),
+  TRUST_PROXY: Type.Optional(
+    Type.String({ description: 'comma-separated addresses or CIDRs of the load balancers whose X-Forwarded-For gives the client address' }),
+  ),
   BENCH_ROUTES: Type.Boolean({ default: false, description: 'mount the /bench baseline routes used by make bench' }),
 });
 export type Config = Static<typeof ConfigSchema> & { JWT_SECRET: string };

@@ -6,7 +6,7 @@ import { bytea } from './site.js';
 import { users } from './users.js';
 
 /**
- * Background tasks a client polls at /v1/tasks/<id>: event exports and imports. An export names the
+ * Background tasks a client polls at /v1/tasks/<id>: event exports, imports and app builds. An export names the
  * event it reads; an import names the event it created once it succeeded.
  */
 export const tasks = pgTable(
@@ -14,9 +14,8 @@ export const tasks = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     kind: varchar('kind', { length: 16 }).notNull(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id),
+    /** The requester; null for app builds, which anyone may ask for (the task URL is their capability). */
+    userId: integer('user_id').references(() => users.id),
     eventId: integer('event_id').references(() => events.id),
     state: varchar('state', { length: 8 }).notNull().default('WAITING'),
     /** Progress while waiting, e.g. `Importing sessions (2/9)`. */
@@ -28,10 +27,18 @@ export const tasks = pgTable(
     updatedAt: stamp('updated_at').notNull().defaultNow(),
   },
   (t) => [
-    check('tasks_kind', sql`${t.kind} in ('export', 'import')`),
+    check('tasks_kind', sql`${t.kind} in ('export', 'import', 'app')`),
+    check('tasks_requester', sql`${t.kind} = 'app' or ${t.userId} is not null`),
     check('tasks_state', sql`${t.state} in ('WAITING', 'SUCCESS', 'FAILED', 'FAILURE')`),
     index('tasks_user_id_idx').on(t.userId),
     index('tasks_event_id_idx').on(t.eventId),
+    // The app generator's rate limits count recent builds per e-mail address and per client address.
+    index('tasks_app_email_idx')
+      .on(sql`(${t.options}->>'email')`, t.createdAt)
+      .where(sql`${t.kind} = 'app'`),
+    index('tasks_app_ip_idx')
+      .on(sql`(${t.options}->>'ip')`, t.createdAt)
+      .where(sql`${t.kind} = 'app'`),
   ],
 );
 

@@ -2883,7 +2883,7 @@ export interface paths {
         };
         /**
          * Poll a task
-         * @description The state of an export or import: WAITING (with the progress text), SUCCESS with its result, FAILED (export) or FAILURE (import) with the error. Only the requester and administrators see a task. A failed task is still answered with 200.
+         * @description The state of an export, import or app build: WAITING (with the progress text), SUCCESS with its result, FAILED (export, app build) or FAILURE (import) with the error. Only the requester and administrators see an export or import; an app build, asked for without an account, is seen by whoever has its task URL. A failed task is still answered with 200.
          */
         get: operations["getTask"];
         put?: never;
@@ -3240,6 +3240,42 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/api.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET is not allowed
+         * @description Only POST builds an app: any other method is answered 405 with `Allow: POST`.
+         */
+        get: operations["generateAppGet"];
+        /**
+         * PUT is not allowed
+         * @description Only POST builds an app: any other method is answered 405 with `Allow: POST`.
+         */
+        put: operations["generateAppPut"];
+        /**
+         * Build an event app
+         * @description Starts building an installable web app of the event `endpoint` names and answers at once; the zip is mailed to `email` (or, when the build fails, the build log), and the task shows the state and the download URL. Builds per e-mail address and per client address are limited.
+         */
+        post: operations["generateApp"];
+        /**
+         * DELETE is not allowed
+         * @description Only POST builds an app: any other method is answered 405 with `Allow: POST`.
+         */
+        delete: operations["generateAppDelete"];
+        options?: never;
+        head?: never;
+        /**
+         * PATCH is not allowed
+         * @description Only POST builds an app: any other method is answered 405 with `Allow: POST`.
+         */
+        patch: operations["generateAppPatch"];
         trace?: never;
     };
 }
@@ -6627,7 +6663,7 @@ export interface components {
             task_url: string;
         };
         TaskDocument: {
-            /** @description WAITING while it runs; SUCCESS; FAILED (export) or FAILURE (import) */
+            /** @description WAITING while it runs; SUCCESS; FAILED (export, app build) or FAILURE (import) */
             state: "WAITING" | "SUCCESS" | "FAILED" | "FAILURE";
             /** @description progress while waiting, e.g. `Importing sessions (9/9)` */
             status: string | null;
@@ -6661,6 +6697,35 @@ export interface components {
         AssistantFailure: {
             /** @enum {boolean} */
             accepted: false;
+            message: string;
+        };
+        AppRequest: {
+            /**
+             * Format: email
+             * @description where the app (or the build log) is mailed
+             */
+            email: string;
+            /** @description the name of the app, 1 to 100 characters */
+            app_name: string;
+            /**
+             * Format: uri
+             * @description the event's JSON:API URL, e.g. `https://api.example.org/v1/events/42`
+             */
+            endpoint: string;
+        };
+        AppStarted: {
+            /** @enum {string} */
+            status: "ok";
+            /** @description names this build */
+            identifier: string;
+            /** @description poll it for the state and, once built, the download URL */
+            task_url: string;
+        };
+        AppgenFailure: {
+            /** @enum {string} */
+            status: "error";
+            /** @description the HTTP status */
+            code: number;
             message: string;
         };
     };
@@ -25850,6 +25915,155 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+        };
+    };
+    generateAppGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `Method Not Allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+        };
+    };
+    generateAppPut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `Method Not Allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+        };
+    };
+    generateApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppRequest"];
+            };
+        };
+        responses: {
+            /** @description The build is queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppStarted"];
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+            /** @description A field is missing (`Unprocessable entity`) or invalid (the message names it) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+            /** @description Too many builds for this e-mail or client address; `Retry-After` says when to ask again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+        };
+    };
+    generateAppDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `Method Not Allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+        };
+    };
+    generateAppPatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `Method Not Allowed` */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
                 };
             };
         };

@@ -1,3 +1,4 @@
+import { appBuild } from '../appgen/job.js';
 import { fetchLimits, publicUrlOf, type Config } from '../config.js';
 import { eventExport, eventImport, type TransferLimits } from '../transfer/jobs.js';
 import { imageVariants } from './image-variants.js';
@@ -10,6 +11,7 @@ export const jobs = (config: Config): JobDefinition[] => [
   imageVariants({ fetch: fetchLimits(config), maxPixels: config.IMAGE_MAX_PIXELS }) as JobDefinition,
   eventExport(transferLimits(config)) as JobDefinition,
   eventImport(transferLimits(config)) as JobDefinition,
+  appBuild({ fetch: fetchLimits(config), maxPixels: config.IMAGE_MAX_PIXELS, concurrency: config.APPGEN_CONCURRENCY }) as JobDefinition,
 ];
 
 const transferLimits = (config: Config): TransferLimits => ({

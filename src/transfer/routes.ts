@@ -42,12 +42,12 @@ const TaskStarted = Type.Object(
 const TaskDocument = Type.Object(
   {
     state: Type.Union(['WAITING', 'SUCCESS', 'FAILED', 'FAILURE'].map((s) => Type.Literal(s)), {
-      description: 'WAITING while it runs; SUCCESS; FAILED (export) or FAILURE (import)',
+      description: 'WAITING while it runs; SUCCESS; FAILED (export, app build) or FAILURE (import)',
     }),
     status: Type.Union([Type.String(), Type.Null()], { description: 'progress while waiting, e.g. `Importing sessions (9/9)`' }),
     result: Type.Union(
       [
-        Type.Object({ download_url: Type.String() }, { description: 'a finished export' }),
+        Type.Object({ download_url: Type.String() }, { description: 'a finished export or app build' }),
         Type.Object({ event_name: Type.String(), id: Type.String(), url: Type.String() }, { description: 'a finished import' }),
         Type.Object({ __error: Type.Literal(true), message: Type.String() }, { description: 'a failed task' }),
         Type.Null(),
@@ -217,14 +217,15 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
   app.get(
     `${API_PREFIX}/tasks/:task_id`,
     {
-      onRequest: requireLogin(app),
+      onRequest: (request) => app.authenticate(request),
       schema: {
         tags: [TAG],
         operationId: 'getTask',
         summary: 'Poll a task',
         description:
-          'The state of an export or import: WAITING (with the progress text), SUCCESS with its result, FAILED ' +
-          '(export) or FAILURE (import) with the error. Only the requester and administrators see a task. A ' +
+          'The state of an export, import or app build: WAITING (with the progress text), SUCCESS with its result, ' +
+          'FAILED (export, app build) or FAILURE (import) with the error. Only the requester and administrators see ' +
+          'an export or import; an app build, asked for without an account, is seen by whoever has its task URL. A ' +
           'failed task is still answered with 200.',
         params: Type.Object({ task_id: Type.String({ maxLength: 64, description: 'the id at the end of the task URL' }) }),
         response: { 200: Type.Ref(TaskDocument, { description: 'The task' }), ...errorResponses([401, 404]) },
@@ -232,9 +233,11 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
     },
     async (request) => {
       const id = (request.params as { task_id: string }).task_id;
-      const caller = loggedIn(request);
       const [task] = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) ? await app.db.select().from(tasks).where(eq(tasks.id, id)) : [];
-      if (!task || (task.userId !== caller.id && !isStaff(caller))) throw notFound('Task not found');
+      if (task?.kind !== 'app') {
+        const caller = loggedIn(request);
+        if (!task || (task.userId !== caller.id && !isStaff(caller))) throw notFound('Task not found');
+      }
       return { state: task.state, status: task.status, result: task.result ?? null };
     },
   );

@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import { sql } from 'drizzle-orm';
+import type { FastifyError, FastifyInstance, FastifyReply, HTTPMethods } from 'fastify';
+import { tasks } from '../../db/schema/index.js';
+import type { Db } from '../../plugins/db.js';
+import { toErrorDocument } from '../../plugins/error-handler.js';
+import { API_PREFIX } from '../jsonapi/serialize.js';
+import { APP_GROUP, APP_QUEUE, type AppTaskOptions } from './job.js';
+
+export const TAG = 'App generator';
+export const appgenTag = {
+  name: TAG,
+  description:
+    'Builds an installable web app (PWA) of an event from its JSON:API endpoint and e-mails the zip. Answers are ' +
+    '`{"status": ...}` objects; the build is a task polled at its `task_url`.',
+};
+
+const URL_PATH = '/api/api.php';
+/** Control characters never belong in a name that lands in HTML, JSON, file names and mail subjects. */
+const PRINTABLE_NAME = '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
+
+const AppRequest = Type.Object(
+  {
+    email: Type.String({ format: 'email', maxLength: 254, description: 'where the app (or the build log) is mailed' }),
+    app_name: Type.String({ minLength: 1, maxLength: 100, pattern: PRINTABLE_NAME, description: 'the name of the app, 1 to 100 characters' }),
+    endpoint: Type.String({
+      format: 'uri',
+      maxLength: 2048,
+      pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#@]+([/?#]\\S*)?$',
+      description: "the event's JSON:API URL, e.g. `https://api.example.org/v1/events/42`",
+    }),
+  },
+  { $id: 'AppRequest', additionalProperties: false },
+);
+const AppStarted = Type.Object(
+  {
+    status: Type.Literal('ok'),
+    identifier: Type.String({ description: 'names this build' }),
+    task_url: Type.String({ description: 'poll it for the state and, once built, the download URL' }),
+  },
+  { $id: 'AppStarted', additionalProperties: false },
+);
+const AppgenFailure = Type.Object(
+  { status: Type.Literal('error'), code: Type.Integer({ description: 'the HTTP status' }), message: Type.String() },
+  { $id: 'AppgenFailure', additionalProperties: false },
+);
+
+/** A refusal answered `{"status": "error", "code", "message"}` with that HTTP status. */
+export class AppgenError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+const FIELD_MESSAGES: Record<string, string> = {
+  email: 'email must be a valid e-mail address',
+  app_name: 'app_name must be 1 to 100 characters, not only spaces, without control characters',
+  endpoint: 'endpoint must be an http(s) URL without credentials',
+};
+
+/** The first validation error as the message that names the field; a missing field or body is the reference's 422. */
+function validationMessage(list: { instancePath: string; keyword: string; params: Record<string, unknown> }[]): string {
+  const first = list[0]!;
+  if (first.keyword === 'additionalProperties') return `${String(first.params.additionalProperty)} is not a known field`;
+  const field = first.instancePath.replace(/^\//, '');
+  return FIELD_MESSAGES[field] ?? 'Unprocessable entity';
+}
+
+function sendFailure(reply: FastifyReply, err: unknown) {
+  let status: number;
+  let message: string;
+  if (err instanceof AppgenError) {
+    reply.headers(err.headers);
+    [status, message] = [err.status, err.message];
+  } else if ((err as FastifyError).validation) {
+    [status, message] = [422, validationMessage((err as FastifyError).validation as never)];
+  } else {
+    // Framework refusals (malformed JSON, media type, size) keep their status and say what they are.
+    const doc = toErrorDocument(err);
+    status = doc.status;
+    message = status >= 500 ? 'Internal Server Error' : `${doc.errors[0]!.title}: ${doc.errors[0]!.detail}`;
+    if (status >= 500) reply.log.error({ err }, 'app generator request failed');
+  }
+  return reply.code(status).type('application/json; charset=utf-8').send({ status: 'error', code: status, message });
+}
+
+export interface AppgenRateLimits {
+  perEmail: number;
+  perIp: number;
+  windowSeconds: number;
+}
+
+/**
+ * Seconds until another build may be asked for by this e-mail address or client address, or 0.
+ * Counted from the builds in PostgreSQL (every API process sees the same), under advisory locks so
+ * that requests racing for the last place are counted one after the other.
+ */
+async function waitFor(tx: Db, limits: AppgenRateLimits, email: string, ip: string): Promise<number> {
+  for (const [key, value, max] of [
+    ['email', email, limits.perEmail],
+    ['ip', ip, limits.perIp],
+  ] as const) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`app-build:${key}:${value}`}, 0))`);
+    const [row] = await tx.execute<{ n: number; wait: number | null }>(sql`
+      select count(*)::int as n,
+             ceil(extract(epoch from min(created_at) + make_interval(secs => ${limits.windowSeconds}) - now()))::int as wait
+        from (select ${tasks.createdAt} as created_at from ${tasks}
+               where ${tasks.kind} = 'app' and ${tasks.options}->>${key} = ${value}
+                 and ${tasks.createdAt} > now() - make_interval(secs => ${limits.windowSeconds})
+               order by ${tasks.createdAt} desc limit ${max}) recent`);
+    if (row!.n >= max) return Math.max(1, row!.wait ?? 1);
+  }
+  return 0;
+}
+
+const OTHER_METHODS: HTTPMethods[] = ['GET', 'PUT', 'PATCH', 'DELETE'];
+
+/** The app generator: `POST /api/api.php` starts a build; any other method is the reference's 405 body. */
+export async function appgenRoutes(app: FastifyInstance, { rateLimits }: { rateLimits: AppgenRateLimits }) {
+  app.setErrorHandler((err, _request, reply) => sendFailure(reply, err));
+  for (const schema of [AppRequest, AppStarted, AppgenFailure]) app.addSchema(schema);
+  const failure = (description: string) => Type.Ref(AppgenFailure, { description });
+
+  app.post(
+    URL_PATH,
+    {
+      bodyLimit: 16 * 1024,
+      schema: {
+        tags: [TAG],
+        operationId: 'generateApp',
+        summary: 'Build an event app',
+        description:
+          'Starts building an installable web app of the event `endpoint` names and answers at once; the zip is ' +
+          'mailed to `email` (or, when the build fails, the build log), and the task shows the state and the ' +
+          'download URL. Builds per e-mail address and per client address are limited.',
+        body: Type.Ref(AppRequest),
+        response: {
+          202: Type.Ref(AppStarted, { description: 'The build is queued' }),
+          400: failure('Malformed JSON'),
+          413: failure('The body is too large'),
+          415: failure('The body is not JSON'),
+          422: failure('A field is missing (`Unprocessable entity`) or invalid (the message names it)'),
+          429: failure('Too many builds for this e-mail or client address; `Retry-After` says when to ask again'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as Static<typeof AppRequest>;
+      const options: AppTaskOptions = {
+        email: body.email.toLowerCase(),
+        app_name: body.app_name,
+        endpoint: body.endpoint,
+        identifier: randomBytes(8).toString('hex'),
+        ip: request.ip,
+      };
+      const id = await app.db.transaction(async (tx) => {
+        const wait = await waitFor(tx, rateLimits, options.email, options.ip);
+        if (wait > 0) throw new AppgenError(429, `Too many app builds; try again in ${wait} seconds`, { 'retry-after': String(wait) });
+        const [task] = await tx.insert(tasks).values({ kind: 'app', options }).returning({ id: tasks.id });
+        await app.sendJob(tx, APP_QUEUE, { taskId: task!.id }, { group: APP_GROUP });
+        return task!.id;
+      });
+      return reply.code(202).send({ status: 'ok', identifier: options.identifier, task_url: `${API_PREFIX}/tasks/${id}` });
+    },
+  );
+
+  for (const method of OTHER_METHODS) {
+    const name = method.charAt(0) + method.slice(1).toLowerCase();
+    app.route({
+      method,
+      url: URL_PATH,
+      schema: {
+        tags: [TAG],
+        operationId: `generateApp${name}`,
+        summary: `${method} is not allowed`,
+        description: 'Only POST builds an app: any other method is answered 405 with `Allow: POST`.',
+        response: { 405: failure('`Method Not Allowed`') },
+      },
+      // Refused before any body is read: the method alone decides.
+      onRequest: async () => {
+        throw new AppgenError(405, 'Method Not Allowed', { allow: 'POST' });
+      },
+      handler: async () => undefined,
+    });
+  }
+}

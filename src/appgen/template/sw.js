@@ -1,0 +1,39 @@
+// The service worker: the app's own files come from the cache filled at install, so the app opens
+// offline after the first visit; pictures from elsewhere are kept as they are seen. Requests to the
+// event's API always go to the network (the app falls back to its snapshot).
+const BUILD = '{{build}}';
+const FILES = {{files}};
+const APP_CACHE = `event-app-${BUILD}`;
+const PICTURES = `event-app-pictures-${BUILD}`;
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(APP_CACHE).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith('event-app-') && k !== APP_CACHE && k !== PICTURES).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin === self.location.origin) {
+    event.respondWith(caches.match(request, { cacheName: APP_CACHE, ignoreSearch: true }).then((hit) => hit || fetch(request)));
+  } else if (request.destination === 'image') {
+    event.respondWith(
+      fetch(request)
+        .then((response) => {
+          const copy = response.clone();
+          caches.open(PICTURES).then((cache) => cache.put(request, copy));
+          return response;
+        })
+        .catch(() => caches.match(request, { cacheName: PICTURES }).then((hit) => hit || Response.error())),
+    );
+  }
+});
