@@ -85,6 +85,13 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: unk
   return reply.code(doc.status).type(MEDIA_TYPE).send(Buffer.from(JSON.stringify({ errors: doc.errors, jsonapi: jsonapiMember })));
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route exists only to answer its method 405. */
+    refusesMethod?: boolean;
+  }
+}
+
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** One error document shape for every failure, and 405 with Allow for a known path with another method. */
@@ -92,8 +99,9 @@ export default fp(
   async (app) => {
     const known = FindMyWay();
     app.addHook('onRoute', (route) => {
-      // The CORS preflight route answers OPTIONS anywhere: it makes no path known.
-      if (route.url === '*') return;
+      // The CORS preflight route answers OPTIONS anywhere, and routes that only refuse their method
+      // (405 in a face's own shape) allow nothing: neither counts in an Allow header.
+      if (route.url === '*' || route.config?.refusesMethod) return;
       for (const method of [route.method].flat() as HTTPMethod[]) {
         if (!known.find(method, route.url)) known.on(method, route.url, () => {});
       }

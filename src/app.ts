@@ -53,7 +53,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   await app.register(errorHandler);
   // Browsers on any origin may call the API (apps built by the generator read their event live); tokens
   // travel in the Authorization header, never in cookies, so no origin gains anything from another's session.
-  await app.register(cors, { origin: '*', exposedHeaders: ['Location', 'Retry-After', 'ETag'], maxAge: 600 });
+  await app.register(cors, { origin: '*', strictPreflight: false, exposedHeaders: ['Location', 'Retry-After', 'ETag'], maxAge: 600 });
   const served = options.resources ?? resources;
   await app.register(openapi, {
     tags: [

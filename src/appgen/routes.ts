@@ -18,7 +18,8 @@ export const appgenTag = {
 
 const URL_PATH = '/api/api.php';
 /** Control characters never belong in a name that lands in HTML, JSON, file names and mail subjects. */
-const PRINTABLE_NAME = '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
+const CONTROL = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029';
+const PRINTABLE_NAME = `^[^${CONTROL}]*[^\\s${CONTROL}][^${CONTROL}]*$`;
 
 const AppRequest = Type.Object(
   {
@@ -79,6 +80,9 @@ function sendFailure(reply: FastifyReply, err: unknown) {
     [status, message] = [err.status, err.message];
   } else if ((err as FastifyError).validation) {
     [status, message] = [422, validationMessage((err as FastifyError).validation as never)];
+  } else if ((err as FastifyError).code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    // No body at all: every field is missing, as the reference answers.
+    [status, message] = [422, 'Unprocessable entity'];
   } else {
     // Framework refusals (malformed JSON, media type, size) keep their status and say what they are.
     const doc = toErrorDocument(err);
@@ -151,6 +155,8 @@ export async function appgenRoutes(app: FastifyInstance, { rateLimits }: { rateL
     },
     async (request, reply) => {
       const body = request.body as Static<typeof AppRequest>;
+      // The format check leaves some URLs that no fetch can use (a port above 65535, say).
+      if (!URL.canParse(body.endpoint)) throw new AppgenError(422, FIELD_MESSAGES.endpoint!);
       const options: AppTaskOptions = {
         email: body.email.toLowerCase(),
         app_name: body.app_name,
@@ -174,6 +180,7 @@ export async function appgenRoutes(app: FastifyInstance, { rateLimits }: { rateL
     app.route({
       method,
       url: URL_PATH,
+      config: { refusesMethod: true },
       schema: {
         tags: [TAG],
         operationId: `generateApp${name}`,

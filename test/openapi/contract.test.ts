@@ -9,6 +9,7 @@ import { resources } from '../../src/resources/index.js';
 const JSONAPI = 'application/vnd.api+json';
 const ERROR_DOCUMENT = '#/components/schemas/ErrorDocument';
 const ASSISTANT_FAILURE = '#/components/schemas/AssistantFailure';
+const APPGEN_FAILURE = '#/components/schemas/AppgenFailure';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 const documentFile = new URL('../../openapi/openapi.json', import.meta.url);
@@ -95,9 +96,13 @@ t.test('every operation is identified, tagged, described and lists its errors', 
       t.ok(!isRef(response) && response.description && response.description !== 'Default Response', `${label} ${code} is described`);
     }
     // The error handler answers every failure as a JSON:API error document, whatever the route; the
-    // assistant face answers `{"accepted": false, "message"}` as plain JSON.
-    const assistant = op.tags?.includes('assistant');
-    const [type, schema] = assistant ? ['application/json', ASSISTANT_FAILURE] : [JSONAPI, ERROR_DOCUMENT];
+    // assistant face answers `{"accepted": false, "message"}` and the app generator
+    // `{"status": "error", "code", "message"}`, both as plain JSON.
+    const [type, schema] = op.tags?.includes('assistant')
+      ? ['application/json', ASSISTANT_FAILURE]
+      : op.tags?.includes('App generator')
+        ? ['application/json', APPGEN_FAILURE]
+        : [JSONAPI, ERROR_DOCUMENT];
     for (const [code, response] of errors) {
       const content = isRef(response) ? undefined : response.content;
       t.same(Object.keys(content ?? {}), [type], `${label} ${code} is sent as ${type}`);
@@ -140,6 +145,19 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
     const ok = op.responses?.['200'];
     const types = ok && !isRef(ok) ? Object.keys(ok.content ?? {}) : [];
     t.same(types, [label.includes('exports') ? 'application/zip' : 'application/json'], `${label} answers ${types.join()}`);
+  }
+});
+
+t.test('the app generator takes and gives plain JSON; other methods are documented 405s', async (t) => {
+  const face = operations.filter(({ path }) => path === '/api/api.php');
+  t.same(face.map((o) => o.label).sort(), ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'].map((m) => `${m} /api/api.php`));
+  const post = face.find((o) => o.label.startsWith('POST'))?.op;
+  const body = post?.requestBody;
+  t.same(body && !isRef(body) ? body.content : undefined, { 'application/json': { schema: { $ref: '#/components/schemas/AppRequest' } } });
+  const accepted = post?.responses?.['202'];
+  t.same(accepted && !isRef(accepted) ? accepted.content : undefined, { 'application/json': { schema: { $ref: '#/components/schemas/AppStarted' } } });
+  for (const { label, op } of face.filter((o) => !o.label.startsWith('POST'))) {
+    t.same(Object.keys(op.responses ?? {}), ['405'], `${label} answers 405 only`);
   }
 });
 
