@@ -15,11 +15,12 @@ export interface AppTaskOptions {
   ip: string;
 }
 
-/** The zip's file name: the app name's letters and digits, else `event-app`. */
+/** The zip's file name: the app name's Latin letters (accents dropped) and digits, else `event-app`. */
 export const zipName = (appName: string) =>
   `${
     appName
       .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
       .replace(/[^A-Za-z0-9]+/g, '-')
       .replace(/^-+|-+$/g, '')
       .slice(0, 60)
