@@ -12,6 +12,7 @@ import AdmZip from 'adm-zip';
 import sharp from 'sharp';
 import t from 'tap';
 import { buildTestApp, call, until } from '../helpers/app.js';
+import { ended, startBuild } from '../helpers/appgen.js';
 import { browserMissing, launchBrowser } from '../helpers/browser.js';
 import { buildWorld, create, rel } from '../helpers/events.js';
 import { makeImage, uploadImage } from '../helpers/images.js';
@@ -51,20 +52,8 @@ const APP_NAME = 'Summit <script>alert(1)</script> & "friends"';
 const EMAIL = 'organizer@example.org';
 const endpoint = `${PUBLIC_URL}/v1/events/${published.event}`;
 
-const started = await call(app, {
-  method: 'POST',
-  url: '/api/api.php',
-  body: { email: EMAIL, app_name: APP_NAME, endpoint },
-  headers: { 'content-type': 'application/json' },
-});
-const task = await until(
-  'the build to end',
-  async () => {
-    const res = await call(app, { url: started.body.task_url });
-    return res.body?.state === 'WAITING' ? undefined : res.body;
-  },
-  60_000,
-);
+const started = await startBuild(app, { email: EMAIL, app_name: APP_NAME, endpoint });
+const task = await ended(app, started.body.task_url);
 const [mail] = await smtp.waitFor(1);
 const zip = mail!.parsed.attachments[0]!.content;
 const folder = await mkdtemp(join(tmpdir(), 'oe-app-'));
