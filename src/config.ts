@@ -48,11 +48,13 @@ export const ConfigSchema = Type.Object({
   ASSISTANT_SETTINGS_DIR: Type.String({ default: './data/settings', description: "the assistant's settings files (accounting, authorization, groups)" }),
   SKILL_REPO_DIR: Type.String({ default: './data/skills', description: 'the git repository of the assistant skills' }),
   APPGEN_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: 'app builds running at once, over all workers' }),
+  APPGEN_TIMEOUT_SECONDS: Type.Integer({ minimum: 10, default: 300, description: 'time limit of one app build (reading the event included)' }),
+  APPGEN_MAX_DATA_BYTES: Type.Integer({ minimum: 1, default: 67108864, description: 'bytes one app build may read from the endpoint' }),
   APPGEN_RATE_PER_EMAIL: Type.Integer({ minimum: 1, default: 5, description: 'app builds one e-mail address may ask for per window' }),
   APPGEN_RATE_PER_IP: Type.Integer({ minimum: 1, default: 20, description: 'app builds one client address may ask for per window' }),
   APPGEN_RATE_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 3600, description: 'the window of the app build rate limits' }),
   TRUST_PROXY: Type.Optional(
-    Type.String({ description: 'comma-separated addresses or CIDRs of the load balancers whose X-Forwarded-For gives the client address' }),
+    Type.String({ minLength: 1, description: 'comma-separated addresses or CIDRs of the load balancers whose X-Forwarded-For gives the client address' }),
   ),
   BENCH_ROUTES: Type.Boolean({ default: false, description: 'mount the /bench baseline routes used by make bench' }),
 });

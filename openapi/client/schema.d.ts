@@ -3251,12 +3251,12 @@ export interface paths {
         };
         /**
          * GET is not allowed
-         * @description Only POST builds an app: any other method is answered 405 with `Allow: POST`.
+         * @description Only POST builds an app: any other method is answered 405 with `Allow: POST` (OPTIONS is the CORS preflight, answered 204 like everywhere in the service).
          */
         get: operations["generateAppGet"];
         /**
          * PUT is not allowed
-         * @description Only POST builds an app: any other method is answered 405 with `Allow: POST`.
+         * @description Only POST builds an app: any other method is answered 405 with `Allow: POST` (OPTIONS is the CORS preflight, answered 204 like everywhere in the service).
          */
         put: operations["generateAppPut"];
         /**
@@ -3266,14 +3266,14 @@ export interface paths {
         post: operations["generateApp"];
         /**
          * DELETE is not allowed
-         * @description Only POST builds an app: any other method is answered 405 with `Allow: POST`.
+         * @description Only POST builds an app: any other method is answered 405 with `Allow: POST` (OPTIONS is the CORS preflight, answered 204 like everywhere in the service).
          */
         delete: operations["generateAppDelete"];
         options?: never;
         head?: never;
         /**
          * PATCH is not allowed
-         * @description Only POST builds an app: any other method is answered 405 with `Allow: POST`.
+         * @description Only POST builds an app: any other method is answered 405 with `Allow: POST` (OPTIONS is the CORS preflight, answered 204 like everywhere in the service).
          */
         patch: operations["generateAppPatch"];
         trace?: never;

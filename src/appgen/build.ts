@@ -1,9 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import AdmZip from 'adm-zip';
-import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { escapeHtml } from '../html.js';
-import { readImage } from '../images/source.js';
 import { safeFetch, type FetchLimits } from '../net/safe-fetch.js';
 import { datesOf, eventUrl, loadEvent, type EventData } from './template/event-data.js';
 
@@ -18,6 +16,10 @@ export class BuildError extends Error {}
 export interface BuildLimits {
   fetch: FetchLimits;
   maxPixels: number;
+  /** The whole build's deadline; every fetch ends by it. */
+  timeoutMs: number;
+  /** Bytes all fetches of one build may read together. */
+  maxDataBytes: number;
 }
 
 export interface AppSpec {
@@ -48,10 +50,28 @@ function fill(template: string, values: Record<string, string>): string {
 
 const template = (name: string) => readFile(new URL(name, TEMPLATE));
 
-async function getJson(url: string, limits: FetchLimits): Promise<unknown> {
-  const { body, contentType } = await safeFetch(url, limits).catch((err: Error) => {
-    throw new BuildError(`${url}: ${err.message}`);
-  });
+/** Fetches of one build: SSRF-safe, each within what is left of the build's time and byte budget. */
+function fetcher(limits: BuildLimits) {
+  const deadline = Date.now() + limits.timeoutMs;
+  let spent = 0;
+  return async (url: string) => {
+    const left = deadline - Date.now();
+    if (left <= 0) throw new BuildError(`The build took longer than ${limits.timeoutMs / 1000} seconds`);
+    if (spent >= limits.maxDataBytes) throw new BuildError(`The event's data is larger than ${limits.maxDataBytes} bytes`);
+    const { body, contentType } = await safeFetch(url, {
+      ...limits.fetch,
+      timeoutMs: Math.min(limits.fetch.timeoutMs, left),
+      maxBytes: Math.min(limits.fetch.maxBytes, limits.maxDataBytes - spent),
+    }).catch((err: Error) => {
+      throw new BuildError(`${url}: ${err.message}`);
+    });
+    spent += body.length;
+    return { body, contentType };
+  };
+}
+
+async function getJson(fetch: ReturnType<typeof fetcher>, url: string): Promise<unknown> {
+  const { body, contentType } = await fetch(url);
   if (!/\bjson\b/i.test(contentType ?? '')) throw new BuildError(`${url} did not answer JSON (content type ${contentType ?? 'none'})`);
   try {
     return JSON.parse(body.toString('utf8'));
@@ -61,9 +81,9 @@ async function getJson(url: string, limits: FetchLimits): Promise<unknown> {
 }
 
 /** The icons (and the logo the page shows), from the event logo or, failing that, the default icon. */
-async function pictures(app: FastifyInstance, logoUrl: string | null, limits: BuildLimits, log: BuildLog): Promise<Record<string, Buffer>> {
+async function pictures(logoUrl: string | null, fetch: ReturnType<typeof fetcher>, maxPixels: number, log: BuildLog): Promise<Record<string, Buffer>> {
   const from = async (input: Buffer, withLogo: boolean) => {
-    const image = () => sharp(input, { limitInputPixels: limits.maxPixels }).rotate();
+    const image = () => sharp(input, { limitInputPixels: maxPixels }).rotate();
     const square = (size: number) =>
       image().resize(size, size, { fit: 'contain', background: '#ffffff' }).flatten({ background: '#ffffff' }).png().toBuffer();
     const files: Record<string, Buffer> = { 'icons/icon-192.png': await square(192), 'icons/icon-512.png': await square(512) };
@@ -71,12 +91,15 @@ async function pictures(app: FastifyInstance, logoUrl: string | null, limits: Bu
     return files;
   };
   if (logoUrl) {
+    // Fetched like any URL of the endpoint's data (never read from our storage by its URL), and
+    // only what the fetch says is logged: the mailed log names nothing of the server's.
     try {
-      const files = await from(await readImage(app, logoUrl, limits.fetch), true);
+      const files = await from((await fetch(logoUrl)).body, true);
       log.add(`Icons made from the event logo ${logoUrl}`);
       return files;
     } catch (err) {
-      log.add(`The event logo ${logoUrl} could not be used (${(err as Error).message}); the default icon is used`);
+      const reason = err instanceof BuildError ? err.message : `${logoUrl}: not an image this build can read`;
+      log.add(`The event logo could not be used (${reason}); the default icon is used`);
     }
   }
   return from(await template('icon.svg'), false);
@@ -90,17 +113,19 @@ const shorten = (text: string, max: number) => Array.from(text).slice(0, max).jo
  * JSON:API (SSRF-safe), fills the template, makes the icons, and answers the zip. The app name lands
  * escaped for each place (HTML, JSON); no program is run.
  */
-export async function buildEventApp(app: FastifyInstance, spec: AppSpec, limits: BuildLimits, log: BuildLog, progress: (status: string) => Promise<void>): Promise<Buffer> {
+export async function buildEventApp(spec: AppSpec, limits: BuildLimits, log: BuildLog, progress: (status: string) => Promise<void>): Promise<Buffer> {
   await progress('Reading the event');
+  const fetch = fetcher(limits);
   let data: EventData;
   try {
-    data = await loadEvent(spec.endpoint, (url) => getJson(url, limits.fetch), (line) => log.add(line));
+    data = await loadEvent(spec.endpoint, (url) => getJson(fetch, url), (line) => log.add(line));
   } catch (err) {
-    throw err instanceof BuildError ? err : new BuildError((err as Error).message);
+    // The reader's own refusals are plain Errors that describe the data; anything else is a bug.
+    throw err instanceof Error && err.constructor === Error ? new BuildError(err.message) : err;
   }
   log.add(`Read "${data.event.name}": ${data.sessions.length} sessions, ${data.speakers.length} speakers, ${data.tracks.length} tracks, ${data.rooms.length} rooms, ${data.sponsors.length} sponsors`);
   await progress('Building the app');
-  const files: Record<string, Buffer | string> = await pictures(app, data.event.logo, limits, log);
+  const files: Record<string, Buffer | string> = await pictures(data.event.logo, fetch, limits.maxPixels, log);
   for (const name of STATIC) files[name] = await template(name);
   const endpoint = eventUrl(spec.endpoint);
   files['config.json'] = JSON.stringify({ app_name: spec.appName, endpoint, identifier: spec.identifier, built_at: new Date().toISOString() });

@@ -1,19 +1,27 @@
 import { storageUnavailable } from '../../plugins/storage.js';
-import { finishTask, setTaskStatus, taskJob } from '../jobs/task-job.js';
+import type { OutgoingMail } from '../../plugins/mailer.js';
+import { finishTask, setTaskStatus, TaskEnded, taskJob, type AbandonedMail } from '../jobs/task-job.js';
 import { BuildError, BuildLog, buildEventApp, type BuildLimits } from './build.js';
 
 export const APP_QUEUE = 'app-build';
 /** Every build is in this pg-boss group, whose concurrency bounds the builds running at once on all workers. */
 export const APP_GROUP = { id: 'app-builds' };
 
-/** What a build task records (`tasks.options`); `email` and `ip` are what the rate limits count. */
+/**
+ * What a build task records (`tasks.options`): the request, and the keys the rate limits count
+ * (`mailbox`: the address without a +tag; `client`: the client address, an IPv6 one by its /64).
+ */
 export interface AppTaskOptions {
   email: string;
   app_name: string;
   endpoint: string;
   identifier: string;
-  ip: string;
+  mailbox: string;
+  client: string;
 }
+
+/** Larger zips are not attached (mail servers commonly refuse messages over 20-25 MB); the mail links them. */
+export const MAX_ATTACHMENT_BYTES = 15 * 1024 * 1024;
 
 /** The zip's file name: the app name's Latin letters (accents dropped) and digits, else `event-app`. */
 export const zipName = (appName: string) =>
@@ -27,57 +35,73 @@ export const zipName = (appName: string) =>
       .toLowerCase() || 'event-app'
   }.zip`;
 
+const APP_RETRIES = 2;
+
+const failedMail = (options: AppTaskOptions, message: string, log: BuildLog): OutgoingMail => ({
+  to: { address: options.email },
+  subject: `Your app "${options.app_name}" could not be built`,
+  action: 'app-failed',
+  text: `Your app "${options.app_name}" could not be built: ${message}\n\nThe build log is attached.\n`,
+  attachments: [{ filename: 'build.log', content: log.toString(), contentType: 'text/plain; charset=utf-8' }],
+});
+
+/** The mail of a build given up after its retries (the worker died each time). */
+export const appAbandonedMail: AbandonedMail = async (_app, task, message) => {
+  const log = new BuildLog();
+  log.add(`The build was given up: it did not end after ${APP_RETRIES + 1} attempts`);
+  return failedMail(task.options as AppTaskOptions, message, log);
+};
+
 /**
- * The build job: builds the app, stores the zip in the configured storage and mails it as an
- * attachment; a failure mails the reason with the build log. The mail is recorded in the same
- * transaction that ends the task, so a worker that dies before it leaves the task waiting and the
- * retry builds again: one result, one mail.
+ * The build job: builds the app, stores the zip in the configured storage and mails it (attached
+ * unless too large); a failure mails the reason with the build log. The mail is recorded in the
+ * transaction that ends the task, and only while the task waits, so a worker that dies leaves the
+ * task waiting for the retry, and two runs of one job still end it once: one result, one mail.
  */
 export const appBuild = (limits: BuildLimits & { concurrency: number }) =>
   taskJob(
     APP_QUEUE,
     async (app, task) => {
       const options = task.options as AppTaskOptions;
-      const to = { address: options.email };
       const name = options.app_name;
       const log = new BuildLog();
       log.add(`Building the app "${name}" (${options.identifier}) from ${options.endpoint}`);
+      let mail: OutgoingMail;
+      let end: { state: 'SUCCESS' | 'FAILED'; result: object };
       try {
         const spec = { appName: name, endpoint: options.endpoint, identifier: options.identifier };
-        const zip = await buildEventApp(app, spec, limits, log, (status) => setTaskStatus(app.db, task.id, status));
+        const zip = await buildEventApp(spec, limits, log, (status) => setTaskStatus(app.db, task.id, status));
         const backend = await app.storage.select();
         const file = zipName(name);
         const url = await backend.put(`apps/${task.id}/${file}`, zip, 'application/zip').catch((err: unknown) => {
           app.log.error({ err, place: backend.place }, 'storing an app failed');
           throw new BuildError(storageUnavailable().detail);
         });
-        await app.mailer.send(
-          {
-            to,
-            subject: `Your app "${name}" is ready`,
-            action: 'app-ready',
-            text:
-              `Your app "${name}" is attached (${file}); it can also be downloaded at\n${url}\n\n` +
-              'Unzip it and put its files on any static web server that serves HTTPS; README.txt inside says more.\n',
-            attachments: [{ filename: file, content: zip, contentType: 'application/zip' }],
-          },
-          (tx) => finishTask(tx, task.id, 'SUCCESS', { download_url: url }),
-        );
+        const attached = zip.length <= MAX_ATTACHMENT_BYTES;
+        mail = {
+          to: { address: options.email },
+          subject: `Your app "${name}" is ready`,
+          action: 'app-ready',
+          text:
+            `Your app "${name}" ${attached ? `is attached (${file}); it can also be downloaded` : 'is too large to attach; download it'} at\n${url}\n\n` +
+            'Unzip it and put its files on any static web server that serves HTTPS; README.txt inside says more.\n',
+          attachments: attached ? [{ filename: file, content: zip, contentType: 'application/zip' }] : [],
+        };
+        end = { state: 'SUCCESS', result: { download_url: url } };
       } catch (err) {
         if (!(err instanceof BuildError)) app.log.error({ err, task: task.id }, 'app build failed');
         const message = err instanceof BuildError ? err.message : 'The build failed on the server';
         log.add(`The build failed: ${message}`);
-        await app.mailer.send(
-          {
-            to,
-            subject: `Your app "${name}" could not be built`,
-            action: 'app-failed',
-            text: `Your app "${name}" could not be built: ${message}\n\nThe build log is attached.\n`,
-            attachments: [{ filename: 'build.log', content: log.toString(), contentType: 'text/plain; charset=utf-8' }],
-          },
-          (tx) => finishTask(tx, task.id, 'FAILED', { __error: true, message }),
-        );
+        mail = failedMail(options, message, log);
+        end = { state: 'FAILED', result: { __error: true, message } };
       }
+      await app.mailer.send(mail, (tx) => finishTask(tx, task.id, end.state, end.result)).catch((err: unknown) => {
+        if (!(err instanceof TaskEnded)) throw err;
+      });
     },
-    { localConcurrency: limits.concurrency, groupConcurrency: limits.concurrency },
+    {
+      // pg-boss expires (and retries) a job that runs longer than this: the build's own deadline comes first.
+      queue: { retryLimit: APP_RETRIES, retryDelay: 30, expireInSeconds: Math.ceil(limits.timeoutMs / 1000) + 120 },
+      work: { localConcurrency: limits.concurrency, groupConcurrency: limits.concurrency },
+    },
   );

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
+import ipaddr from 'ipaddr.js';
 import type { FastifyError, FastifyInstance, FastifyReply, HTTPMethods } from 'fastify';
 import { tasks } from '../../db/schema/index.js';
 import type { Db } from '../../plugins/db.js';
@@ -17,8 +18,9 @@ export const appgenTag = {
 };
 
 const URL_PATH = '/api/api.php';
-/** Control characters never belong in a name that lands in HTML, JSON, file names and mail subjects. */
-const CONTROL = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029';
+/** Control characters never belong in a name that lands in HTML, JSON, file names and mail subjects: */
+/** C0 and C1 controls, line and paragraph separators, and the bidirectional overrides and isolates. */
+const CONTROL = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
 const PRINTABLE_NAME = `^[^${CONTROL}]*[^\\s${CONTROL}][^${CONTROL}]*$`;
 
 const AppRequest = Type.Object(
@@ -104,23 +106,38 @@ export interface AppgenRateLimits {
  * Counted from the builds in PostgreSQL (every API process sees the same), under advisory locks so
  * that requests racing for the last place are counted one after the other.
  */
-async function waitFor(tx: Db, limits: AppgenRateLimits, email: string, ip: string): Promise<number> {
-  for (const [key, value, max] of [
-    ['email', email, limits.perEmail],
-    ['ip', ip, limits.perIp],
+async function waitFor(tx: Db, limits: AppgenRateLimits, keys: Pick<AppTaskOptions, 'mailbox' | 'client'>): Promise<number> {
+  for (const [key, max] of [
+    ['mailbox', limits.perEmail],
+    ['client', limits.perIp],
   ] as const) {
+    const value = keys[key];
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`app-build:${key}:${value}`}, 0))`);
+    // The key is written into the SQL (it is one of the two above) so the partial indexes apply.
     const [row] = await tx.execute<{ n: number; wait: number | null }>(sql`
       select count(*)::int as n,
              ceil(extract(epoch from min(created_at) + make_interval(secs => ${limits.windowSeconds}) - now()))::int as wait
         from (select ${tasks.createdAt} as created_at from ${tasks}
-               where ${tasks.kind} = 'app' and ${tasks.options}->>${key} = ${value}
+               where ${tasks.kind} = 'app' and ${tasks.options}->>${sql.raw(`'${key}'`)} = ${value}
                  and ${tasks.createdAt} > now() - make_interval(secs => ${limits.windowSeconds})
                order by ${tasks.createdAt} desc limit ${max}) recent`);
     if (row!.n >= max) return Math.max(1, row!.wait ?? 1);
   }
   return 0;
 }
+
+/** The mailbox the per-e-mail limit counts: the address without a +tag (which reaches the same inbox). */
+const mailboxOf = (email: string) => email.replace(/\+[^@]*@/, '@');
+
+/** The client the per-address limit counts: an IPv4 address, or the /64 of an IPv6 one (one subscriber's range). */
+function clientOf(ip: string): string {
+  const parsed = ipaddr.process(ip);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  return `${(parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+}
+
+/** Hosts a browser and a CSP can take as they are: DNS names (IDNs arrive in punycode) or IP literals. */
+const PLAIN_HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)$/;
 
 const OTHER_METHODS: HTTPMethods[] = ['GET', 'PUT', 'PATCH', 'DELETE'];
 
@@ -155,17 +172,20 @@ export async function appgenRoutes(app: FastifyInstance, { rateLimits }: { rateL
     },
     async (request, reply) => {
       const body = request.body as Static<typeof AppRequest>;
-      // The format check leaves some URLs that no fetch can use (a port above 65535, say).
-      if (!URL.canParse(body.endpoint)) throw new AppgenError(422, FIELD_MESSAGES.endpoint!);
+      // The format check leaves URLs no fetch can use (a port above 65535) or whose host a browser's
+      // CSP would misread (punctuation the URL standard allows in hosts).
+      if (!PLAIN_HOST.test(URL.parse(body.endpoint)?.hostname ?? '')) throw new AppgenError(422, FIELD_MESSAGES.endpoint!);
+      const email = body.email.toLowerCase();
       const options: AppTaskOptions = {
-        email: body.email.toLowerCase(),
+        email,
         app_name: body.app_name,
         endpoint: body.endpoint,
         identifier: randomBytes(8).toString('hex'),
-        ip: request.ip,
+        mailbox: mailboxOf(email),
+        client: clientOf(request.ip),
       };
       const id = await app.db.transaction(async (tx) => {
-        const wait = await waitFor(tx, rateLimits, options.email, options.ip);
+        const wait = await waitFor(tx, rateLimits, options);
         if (wait > 0) throw new AppgenError(429, `Too many app builds; try again in ${wait} seconds`, { 'retry-after': String(wait) });
         const [task] = await tx.insert(tasks).values({ kind: 'app', options }).returning({ id: tasks.id });
         await app.sendJob(tx, APP_QUEUE, { taskId: task!.id }, { group: APP_GROUP });
@@ -185,7 +205,9 @@ export async function appgenRoutes(app: FastifyInstance, { rateLimits }: { rateL
         tags: [TAG],
         operationId: `generateApp${name}`,
         summary: `${method} is not allowed`,
-        description: 'Only POST builds an app: any other method is answered 405 with `Allow: POST`.',
+        description:
+          'Only POST builds an app: any other method is answered 405 with `Allow: POST` (OPTIONS is the CORS ' +
+          'preflight, answered 204 like everywhere in the service).',
         response: { 405: failure('`Method Not Allowed`') },
       },
       // Refused before any body is read: the method alone decides.

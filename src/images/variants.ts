@@ -4,8 +4,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { events, settings, speakers, users } from '../../db/schema/index.js';
 import type { Hooks } from '../jsonapi/resource.js';
-import type { FetchLimits } from '../net/safe-fetch.js';
-import { readImage } from './source.js';
+import { safeFetch, type FetchLimits } from '../net/safe-fetch.js';
 import { resize, type VariantSize } from './resize.js';
 
 export const IMAGE_VARIANTS_QUEUE = 'image-variants';
@@ -103,8 +102,11 @@ export async function makeVariants(app: FastifyInstance, limits: VariantLimits, 
   const [current] = await app.db.select({ id: target.id }).from(target.table).where(still);
   if (!current) return { skipped: 'the record no longer has this image' };
   const [config] = await app.db.select().from(settings).where(eq(settings.id, 1));
-  const original = await readImage(app, url, limits.fetch);
-  const backend = (await app.storage.locate(url))?.backend ?? (await app.storage.select());
+  const located = await app.storage.locate(url);
+  const original = located
+    ? await located.backend.read(located.key, limits.fetch.maxBytes)
+    : (await safeFetch(url, limits.fetch)).body;
+  const backend = located?.backend ?? (await app.storage.select());
   const folder = `images/${owner}s/${id}/${createHash('sha256').update(url).digest('hex').slice(0, 16)}`;
   const urls: Record<string, string> = {};
   const keys: string[] = [];

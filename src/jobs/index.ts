@@ -1,17 +1,26 @@
-import { appBuild } from '../appgen/job.js';
+import { appAbandonedMail, appBuild } from '../appgen/job.js';
 import { fetchLimits, publicUrlOf, type Config } from '../config.js';
-import { eventExport, eventImport, type TransferLimits } from '../transfer/jobs.js';
+import { eventExport, eventImport, exportFailedMail, importFailedMail, type TransferLimits } from '../transfer/jobs.js';
+import { taskAbandoned } from './task-job.js';
 import { imageVariants } from './image-variants.js';
 import type { JobDefinition } from './job.js';
 import { mailDelivery } from './mail-delivery.js';
 
 /** Every pg-boss queue of the service. */
 export const jobs = (config: Config): JobDefinition[] => [
+  // First: the task queues below name it as their dead letter queue.
+  taskAbandoned({ export: exportFailedMail, import: importFailedMail, app: appAbandonedMail }) as JobDefinition,
   mailDelivery(config.MAIL_RETRY_SECONDS, config.MAIL_RETRY_LIMIT) as JobDefinition,
   imageVariants({ fetch: fetchLimits(config), maxPixels: config.IMAGE_MAX_PIXELS }) as JobDefinition,
   eventExport(transferLimits(config)) as JobDefinition,
   eventImport(transferLimits(config)) as JobDefinition,
-  appBuild({ fetch: fetchLimits(config), maxPixels: config.IMAGE_MAX_PIXELS, concurrency: config.APPGEN_CONCURRENCY }) as JobDefinition,
+  appBuild({
+    fetch: fetchLimits(config),
+    maxPixels: config.IMAGE_MAX_PIXELS,
+    timeoutMs: config.APPGEN_TIMEOUT_SECONDS * 1000,
+    maxDataBytes: config.APPGEN_MAX_DATA_BYTES,
+    concurrency: config.APPGEN_CONCURRENCY,
+  }) as JobDefinition,
 ];
 
 const transferLimits = (config: Config): TransferLimits => ({

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { events, importArchives, notifications, settings, tasks } from '../../db/schema/index.js';
 import { storageUnavailable } from '../../plugins/storage.js';
-import { finishTask, requesterOf, setTaskStatus, taskJob } from '../jobs/task-job.js';
+import { finishTask, requesterOf, setTaskStatus, TaskEnded, taskJob, type AbandonedMail } from '../jobs/task-job.js';
 import type { FetchLimits } from '../net/safe-fetch.js';
 import { buildExport, type MediaFlags } from './export.js';
 import { ImportError, importArchive } from './import.js';
@@ -15,6 +15,21 @@ class ExportError extends Error {}
 
 /** Error text from archives may carry NUL characters, which PostgreSQL text and jsonb refuse. */
 const printable = (message: string) => message.replace(/\0/g, '\\0');
+
+/** The mail of a failed export (also of one given up after its retries). */
+export const exportFailedMail: AbandonedMail = async (app, task, message) => {
+  const [event] = await app.db.select({ name: events.name }).from(events).where(eq(events.id, task.eventId!));
+  const eventName = event?.name ?? `#${task.eventId}`;
+  return { to: await requesterOf(app, task), subject: `Export of event ${eventName} failed`, action: 'export-failed', text: `The export of ${eventName} failed: ${message}\n` };
+};
+
+/** The mail of a failed import (also of one given up after its retries). */
+export const importFailedMail: AbandonedMail = async (app, task, message) => ({
+  to: await requesterOf(app, task),
+  subject: 'Import of event failed',
+  action: 'import-failed',
+  text: `The import failed: ${message}\n`,
+});
 
 export interface TransferLimits {
   fetch: FetchLimits;
@@ -41,24 +56,23 @@ export const eventExport = (limits: TransferLimits) =>
         throw new ExportError(storageUnavailable().detail);
       });
       const download = `${limits.publicUrl}/v1/events/${eventId}/exports/${task.id}/event${eventId}.zip`;
-      await finishTask(app.db, task.id, 'SUCCESS', { download_url: download }, { options: { ...(task.options as object), place: backend.place, key } });
-      await app.mailer.send({
-        to,
-        subject: `Event ${eventName} has been exported`,
-        action: 'export-done',
-        text: `The export of ${eventName} is ready. Download it (signed in as an organizer) at:\n${download}\n`,
-      });
+      const done = { download_url: download };
+      const options = { ...(task.options as object), place: backend.place, key };
+      await app.mailer.send(
+        {
+          to,
+          subject: `Event ${eventName} has been exported`,
+          action: 'export-done',
+          text: `The export of ${eventName} is ready. Download it (signed in as an organizer) at:\n${download}\n`,
+        },
+        (tx) => finishTask(tx, task.id, 'SUCCESS', done, { options }),
+      );
     } catch (err) {
+      if (err instanceof TaskEnded) return;
       app.log.error({ err, task: task.id }, 'export failed');
       // Storage failures say so; the text of anything else stays in the log (it may name internals).
       const message = err instanceof ExportError ? err.message : 'The export failed on the server';
-      await finishTask(app.db, task.id, 'FAILED', { __error: true, message });
-      await app.mailer.send({
-        to,
-        subject: `Export of event ${eventName} failed`,
-        action: 'export-failed',
-        text: `The export of ${eventName} failed: ${message}\n`,
-      });
+      await app.mailer.send(await exportFailedMail(app, task, message), (tx) => finishTask(tx, task.id, 'FAILED', { __error: true, message }));
     }
   });
 
@@ -97,11 +111,10 @@ export const eventImport = (limits: TransferLimits) =>
     } catch (err) {
       if (!(err instanceof ImportError || err instanceof ArchiveError)) app.log.error({ err, task: task.id }, 'import failed');
       const message = err instanceof ImportError || err instanceof ArchiveError ? printable(err.message) : 'The import failed on the server';
-      // One transaction: whoever sees the task ended also sees its archive gone.
-      await app.db.transaction(async (tx) => {
+      // One transaction: whoever sees the task ended also sees its archive gone (and its mail recorded).
+      await app.mailer.send(await importFailedMail(app, task, message), async (tx) => {
         await finishTask(tx, task.id, 'FAILURE', { __error: true, message });
         await tx.delete(importArchives).where(eq(importArchives.taskId, task.id));
       });
-      await app.mailer.send({ to, subject: 'Import of event failed', action: 'import-failed', text: `The import failed: ${message}\n` });
     }
   });

@@ -7,7 +7,8 @@
  * A good request is 202 with a 16-hex identifier and a task URL readable without a token, records an
  * `app` task (e-mail lower-cased, name verbatim, however hostile) and queues one `app-build` job.
  * The per-e-mail and per-client-address limits answer 429 with `Retry-After`, also under concurrent
- * requests, and CORS lets any origin call the endpoint.
+ * requests, count `+tag` addresses as their mailbox and IPv6 clients by their /64, and CORS lets any
+ * origin call the endpoint.
  */
 import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
@@ -153,6 +154,8 @@ t.test('an invalid field is 422 whose message starts with the field name', async
     ['app_name', { app_name: 'delete\u007f' }],
     ['app_name', { app_name: 'next\u0085line' }],
     ['app_name', { app_name: 'line\u2028separator' }],
+    ['app_name', { app_name: 'right\u202eto left' }],
+    ['app_name', { app_name: 'isolate\u2067d' }],
     ['app_name', { app_name: 7 }],
     ['app_name', { app_name: { name: 'x' } }],
     ['endpoint', { endpoint: 'ftp://x/y' }],
@@ -167,13 +170,15 @@ t.test('an invalid field is 422 whose message starts with the field name', async
     ['endpoint', { endpoint: `https://api.example.org/v1/events/${'1'.repeat(3000)}` }],
     ['endpoint', { endpoint: '' }],
     ['endpoint', { endpoint: 'https://api.example.org:99999/v1/events/1' }],
+    ['endpoint', { endpoint: "https://a;b'c.example/v1/events/1" }],
+    ['endpoint', { endpoint: 'https://a_b.example/v1/events/1' }],
     ['endpoint', { endpoint: 12 }],
   ];
   t.equal((cases[3]![1].email as string).length, 300, 'the long address is 300 characters');
   for (const [field, change] of cases) {
     const res = await post(app, { payload: good(change), remoteAddress: nextClient() });
     // Test names are TAP lines: control and line-separator characters are shown escaped.
-    const shown = JSON.stringify(change[field]).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const shown = JSON.stringify(change[field]).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     t.test(`${field} = ${shown.slice(0, 60)}`, async (t) => {
       assertFailure(t, res, 422, new RegExp(`^${field}\\b`));
     });
@@ -257,7 +262,14 @@ t.test('a good request is 202, records the task, queues one job, and the task UR
       state: 'WAITING',
       user_id: null,
       event_id: null,
-      options: { email: 'mixed.case@example.org', app_name: '  Open Summit 2030  ', endpoint: ENDPOINT, identifier: body.identifier, ip },
+      options: {
+        email: 'mixed.case@example.org',
+        app_name: '  Open Summit 2030  ',
+        endpoint: ENDPOINT,
+        identifier: body.identifier,
+        mailbox: 'mixed.case@example.org',
+        client: ip,
+      },
     },
   );
   const jobs = await app.sql`select data from pgboss.job where name = 'app-build' and data->>'taskId' = ${taskId}`;
@@ -291,7 +303,6 @@ t.test('hostile and non-ASCII app names are accepted and stored verbatim', async
     '{{constructor.constructor("alert(1)")()}}',
     'Café Zürich — 東京 🎉🚀',
     'ملتقى',
-    '\u202eevil',
   ];
   for (const name of names) {
     const res = await post(app, { payload: good({ app_name: name }), remoteAddress: nextClient() });
@@ -321,6 +332,26 @@ t.test('per e-mail: the limit+1-th request is 429 with Retry-After and writes no
   t.strictSame(await written(limited), before, 'nothing written');
   const [row] = await limited.sql`select count(*)::int as n from tasks where options->>'email' = ${email}`;
   t.equal(row!.n, 2);
+});
+
+t.test('a +tag reaches the same mailbox and an IPv6 client is its /64: both counted as one', async (t) => {
+  for (const [i, email] of ['tagged@example.org', 'tagged+one@example.org'].entries()) {
+    const res = await post(limited, { payload: { email, app_name: 'A', endpoint: ENDPOINT }, remoteAddress: `203.0.113.${i + 20}` });
+    t.equal(res.status, 202, `${email}: ${res.raw}`);
+  }
+  const tagged = await post(limited, { payload: { email: 'tagged+two@example.org', app_name: 'A', endpoint: ENDPOINT }, remoteAddress: '203.0.113.22' });
+  assertFailure(t, tagged, 429, /\S/);
+
+  for (let i = 1; i <= 3; i++) {
+    const res = await post(limited, { payload: { email: `v6-${i}@example.org`, app_name: 'A', endpoint: ENDPOINT }, remoteAddress: `2001:db8:1:2::${i}` });
+    t.equal(res.status, 202, `request ${i}: ${res.raw}`);
+  }
+  const sameRange = await post(limited, { payload: { email: 'v6-4@example.org', app_name: 'A', endpoint: ENDPOINT }, remoteAddress: '2001:db8:1:2:ffff::9' });
+  assertFailure(t, sameRange, 429, /\S/);
+  const otherRange = await post(limited, { payload: { email: 'v6-5@example.org', app_name: 'A', endpoint: ENDPOINT }, remoteAddress: '2001:db8:1:3::1' });
+  t.equal(otherRange.status, 202, `another /64: ${otherRange.raw}`);
+  const [row] = await limited.sql`select options->>'client' as client from tasks where options->>'email' = 'v6-1@example.org'`;
+  t.equal(row!.client, '2001:db8:1:2::/64', 'the client recorded is the /64');
 });
 
 t.test('per client address: the limit+1-th request is 429; another address passes', async (t) => {

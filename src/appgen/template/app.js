@@ -53,7 +53,9 @@ function renderSession(session, data, index) {
 function renderSchedule(data, index) {
   const tz = data.event.timezone;
   const days = new Map();
-  for (const session of data.sessions) {
+  // Sessions come sorted by start; those without one ('') come first but are shown last.
+  const ordered = [...data.sessions.filter((s) => s.starts_at), ...data.sessions.filter((s) => !s.starts_at)];
+  for (const session of ordered) {
     const day = session.starts_at ? dayOf(session.starts_at, tz) : 'Not scheduled yet';
     if (!days.has(day)) days.set(day, new Map());
     const tracks = days.get(day);
@@ -66,8 +68,8 @@ function renderSchedule(data, index) {
   if (days.size === 0) root.append(el('p', {}, 'No sessions have been published yet.'));
   for (const [day, tracks] of days) {
     const section = el('section', { class: 'day' }, el('h3', {}, day));
-    const ordered = [...tracks].sort(([a], [b]) => (index.tracks.get(a)?.name ?? '\uffff').localeCompare(index.tracks.get(b)?.name ?? '\uffff'));
-    for (const [trackId, sessions] of ordered) {
+    const byTrack = [...tracks].sort(([a], [b]) => (index.tracks.get(a)?.name ?? '\uffff').localeCompare(index.tracks.get(b)?.name ?? '\uffff'));
+    for (const [trackId, sessions] of byTrack) {
       const track = index.tracks.get(trackId);
       const heading = el('h4', { class: 'track' }, track ? track.name : 'Other sessions');
       if (track && COLOR.test(track.color)) heading.style.borderColor = track.color;

@@ -18,6 +18,11 @@ export function eventUrl(endpoint) {
 }
 
 const text = (value) => (typeof value === 'string' ? value : '');
+/** An instant as UTC ISO text ('' when missing or unreadable), so that sorting and formatting never fail. */
+const instant = (value) => {
+  const time = typeof value === 'string' ? Date.parse(value) : NaN;
+  return Number.isNaN(time) ? '' : new Date(time).toISOString();
+};
 /** Only http(s) links and images: a `javascript:` or `data:` URL from the data never reaches the page. */
 const webUrl = (value) => (typeof value === 'string' && /^https?:\/\/[^\s]+$/i.test(value) ? value : null);
 const idsOf = (relationship) => {
@@ -29,6 +34,7 @@ const byText = (key) => (a, b) => a[key].localeCompare(b[key]);
 
 async function readList(base, name, include, getJson, progress) {
   const records = [];
+  let seen = 0;
   for (let page = 1; page <= MAX_PAGES; page++) {
     const query = new URLSearchParams({ 'page[size]': String(PAGE_SIZE), 'page[number]': String(page) });
     if (include) query.set('include', include);
@@ -37,7 +43,10 @@ async function readList(base, name, include, getJson, progress) {
     if (!doc || !Array.isArray(doc.data)) throw new Error(`The ${name} of the event are not a JSON:API list`);
     // Records without attributes or marked deleted are not shown.
     records.push(...doc.data.filter((r) => r && r.attributes && !r.attributes['deleted-at']));
-    if (doc.data.length < PAGE_SIZE) return records;
+    seen += doc.data.length;
+    // The list's count says when it ends; without one, a short page does (a server may cap pages lower).
+    const count = doc.meta && typeof doc.meta.count === 'number' ? doc.meta.count : undefined;
+    if (doc.data.length === 0 || (count === undefined ? doc.data.length < PAGE_SIZE : seen >= count)) return records;
   }
   throw new Error(`The event has more than ${MAX_PAGES * PAGE_SIZE} ${name}`);
 }
@@ -56,6 +65,7 @@ export async function loadEvent(endpoint, getJson, progress = () => {}) {
   }
   const a = data.attributes;
   // One list after the other: the endpoint is someone's server, not ours to load.
+  // The includes are not read: they make the server send the relationships' linkage (the ids).
   const sessions = await readList(base, 'sessions', 'speakers,track,microlocation', getJson, progress);
   const speakers = await readList(base, 'speakers', '', getJson, progress);
   const tracks = await readList(base, 'tracks', '', getJson, progress);
@@ -66,8 +76,8 @@ export async function loadEvent(endpoint, getJson, progress = () => {}) {
       id: String(data.id),
       name: text(a.name),
       description: text(a.description),
-      starts_at: text(a['starts-at']),
-      ends_at: text(a['ends-at']),
+      starts_at: instant(a['starts-at']),
+      ends_at: instant(a['ends-at']),
       timezone: text(a.timezone) || 'UTC',
       location: text(a['location-name']),
       logo: webUrl(a['logo-url']),
@@ -79,8 +89,8 @@ export async function loadEvent(endpoint, getJson, progress = () => {}) {
         title: text(s.title),
         subtitle: text(s.subtitle),
         abstract: text(s['short-abstract']) || text(s['long-abstract']),
-        starts_at: text(s['starts-at']),
-        ends_at: text(s['ends-at']),
+        starts_at: instant(s['starts-at']),
+        ends_at: instant(s['ends-at']),
         track: idsOf(r.track)[0] || null,
         room: idsOf(r.microlocation)[0] || null,
         speakers: idsOf(r.speakers),

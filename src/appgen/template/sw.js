@@ -3,18 +3,22 @@
 // event's API always go to the network (the app falls back to its snapshot).
 const BUILD = '{{build}}';
 const FILES = {{files}};
-const APP_CACHE = `event-app-${BUILD}`;
-const PICTURES = `event-app-pictures-${BUILD}`;
+// Caches are named after this app's folder: other apps on the same origin keep theirs.
+const PREFIX = `event-app ${self.registration.scope} `;
+const APP_CACHE = `${PREFIX}${BUILD}`;
+const PICTURES = `${PREFIX}${BUILD} pictures`;
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(APP_CACHE).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
+  // `reload`: the files of this build from the server, never older ones from the HTTP cache.
+  const requests = FILES.map((file) => new Request(file, { cache: 'reload' }));
+  event.waitUntil(caches.open(APP_CACHE).then((cache) => cache.addAll(requests)).then(() => self.skipWaiting()));
 });
 
 self.addEventListener('activate', (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((keys) => Promise.all(keys.filter((k) => k.startsWith('event-app-') && k !== APP_CACHE && k !== PICTURES).map((k) => caches.delete(k))))
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith(PREFIX) && k !== APP_CACHE && k !== PICTURES).map((k) => caches.delete(k))))
       .then(() => self.clients.claim()),
   );
 });
@@ -29,8 +33,10 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(
       fetch(request)
         .then((response) => {
-          const copy = response.clone();
-          caches.open(PICTURES).then((cache) => cache.put(request, copy));
+          if (response.ok || response.type === 'opaque') {
+            const copy = response.clone();
+            event.waitUntil(caches.open(PICTURES).then((cache) => cache.put(request, copy)));
+          }
           return response;
         })
         .catch(() => caches.match(request, { cacheName: PICTURES }).then((hit) => hit || Response.error())),
