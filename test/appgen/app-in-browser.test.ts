@@ -168,6 +168,11 @@ t.test('in Chromium: live data, a valid manifest, and offline after the first vi
   await until('the app files to be cached', async () =>
     (await page.evaluate(async () => (await caches.keys()).length > 0 && !!(await caches.match('index.html')))) || undefined,
   );
+  const cacheNames = await page.evaluate(() => caches.keys());
+  t.ok(
+    cacheNames.every((name) => name.startsWith(`event-app ${site.url} `)),
+    `the caches are named after the app's folder, so other apps on the origin keep theirs: ${cacheNames.join(', ')}`,
+  );
 
   // The network is cut: the folder is no longer served and the browser is offline.
   await site.close();
