@@ -192,7 +192,12 @@ export default fp(
         await alongside?.(tx);
         return row!.id;
       });
-      return { id, status: await deliver(id) };
+      // Recorded (with what commits alongside): a failure of this first attempt leaves it to the retry job.
+      const status = await deliver(id).catch((err: unknown): DeliveryStatus => {
+        app.log.warn({ err, mail: id }, 'the first delivery attempt failed; the retry job takes the mail');
+        return 'pending';
+      });
+      return { id, status };
     }
 
     app.decorate('mailer', { send, deliver });

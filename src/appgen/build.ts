@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import AdmZip from 'adm-zip';
 import sharp from 'sharp';
 import { escapeHtml } from '../html.js';
-import { safeFetch, type FetchLimits } from '../net/safe-fetch.js';
+import { FetchError, safeFetch, type FetchLimits } from '../net/safe-fetch.js';
 import { datesOf, eventUrl, loadEvent, type EventData } from './template/event-data.js';
 
 const TEMPLATE = new URL('./template/', import.meta.url);
@@ -50,19 +50,26 @@ function fill(template: string, values: Record<string, string>): string {
 
 const template = (name: string) => readFile(new URL(name, TEMPLATE));
 
-/** Fetches of one build: SSRF-safe, each within what is left of the build's time and byte budget. */
+/**
+ * Fetches of one build: SSRF-safe, each within what is left of the build's time and byte budget;
+ * running out of either fails the build saying so.
+ */
 function fetcher(limits: BuildLimits) {
   const deadline = Date.now() + limits.timeoutMs;
+  const outOfTime = (url: string) => new BuildError(`The build took longer than ${limits.timeoutMs / 1000} seconds (at ${url})`);
+  const outOfBytes = (url: string) => new BuildError(`The event's data is larger than ${limits.maxDataBytes} bytes (at ${url})`);
   let spent = 0;
   return async (url: string) => {
-    const left = deadline - Date.now();
-    if (left <= 0) throw new BuildError(`The build took longer than ${limits.timeoutMs / 1000} seconds`);
-    if (spent >= limits.maxDataBytes) throw new BuildError(`The event's data is larger than ${limits.maxDataBytes} bytes`);
+    const left = { ms: deadline - Date.now(), bytes: limits.maxDataBytes - spent };
+    if (left.ms <= 0) throw outOfTime(url);
+    if (left.bytes <= 0) throw outOfBytes(url);
     const { body, contentType } = await safeFetch(url, {
       ...limits.fetch,
-      timeoutMs: Math.min(limits.fetch.timeoutMs, left),
-      maxBytes: Math.min(limits.fetch.maxBytes, limits.maxDataBytes - spent),
+      timeoutMs: Math.min(limits.fetch.timeoutMs, left.ms),
+      maxBytes: Math.min(limits.fetch.maxBytes, left.bytes),
     }).catch((err: Error) => {
+      if (err instanceof FetchError && err.limit === 'time' && left.ms < limits.fetch.timeoutMs) throw outOfTime(url);
+      if (err instanceof FetchError && err.limit === 'size' && left.bytes < limits.fetch.maxBytes) throw outOfBytes(url);
       throw new BuildError(`${url}: ${err.message}`);
     });
     spent += body.length;

@@ -1,6 +1,8 @@
 import { storageUnavailable } from '../../plugins/storage.js';
 import type { OutgoingMail } from '../../plugins/mailer.js';
-import { finishTask, setTaskStatus, TaskEnded, taskJob, type AbandonedMail } from '../jobs/task-job.js';
+import type { FastifyInstance } from 'fastify';
+import { withSlot } from '../jobs/slots.js';
+import { finishTask, setTaskStatus, TaskEnded, taskJob, type AbandonedMail, type Task } from '../jobs/task-job.js';
 import { BuildError, BuildLog, buildEventApp, type BuildLimits } from './build.js';
 
 export const APP_QUEUE = 'app-build';
@@ -53,55 +55,59 @@ export const appAbandonedMail: AbandonedMail = async (_app, task, message) => {
 };
 
 /**
- * The build job: builds the app, stores the zip in the configured storage and mails it (attached
- * unless too large); a failure mails the reason with the build log. The mail is recorded in the
- * transaction that ends the task, and only while the task waits, so a worker that dies leaves the
- * task waiting for the retry, and two runs of one job still end it once: one result, one mail.
+ * The build job: at most `concurrency` builds run at once over all workers (build slots), each
+ * building the app, storing the zip in the configured storage and mailing it (attached unless too
+ * large); a failure mails the reason with the build log. The mail is recorded in the transaction
+ * that ends the task, and only while the task waits, so a worker that dies leaves the task waiting
+ * for the retry, and two runs of one job still end it once: one result, one mail.
  */
 export const appBuild = (limits: BuildLimits & { concurrency: number }) =>
   taskJob(
     APP_QUEUE,
-    async (app, task) => {
-      const options = task.options as AppTaskOptions;
-      const name = options.app_name;
-      const log = new BuildLog();
-      log.add(`Building the app "${name}" (${options.identifier}) from ${options.endpoint}`);
-      let mail: OutgoingMail;
-      let end: { state: 'SUCCESS' | 'FAILED'; result: object };
-      try {
-        const spec = { appName: name, endpoint: options.endpoint, identifier: options.identifier };
-        const zip = await buildEventApp(spec, limits, log, (status) => setTaskStatus(app.db, task.id, status));
-        const backend = await app.storage.select();
-        const file = zipName(name);
-        const url = await backend.put(`apps/${task.id}/${file}`, zip, 'application/zip').catch((err: unknown) => {
-          app.log.error({ err, place: backend.place }, 'storing an app failed');
-          throw new BuildError(storageUnavailable().detail);
-        });
-        const attached = zip.length <= MAX_ATTACHMENT_BYTES;
-        mail = {
-          to: { address: options.email },
-          subject: `Your app "${name}" is ready`,
-          action: 'app-ready',
-          text:
-            `Your app "${name}" ${attached ? `is attached (${file}); it can also be downloaded` : 'is too large to attach; download it'} at\n${url}\n\n` +
-            'Unzip it and put its files on any static web server that serves HTTPS; README.txt inside says more.\n',
-          attachments: attached ? [{ filename: file, content: zip, contentType: 'application/zip' }] : [],
-        };
-        end = { state: 'SUCCESS', result: { download_url: url } };
-      } catch (err) {
-        if (!(err instanceof BuildError)) app.log.error({ err, task: task.id }, 'app build failed');
-        const message = err instanceof BuildError ? err.message : 'The build failed on the server';
-        log.add(`The build failed: ${message}`);
-        mail = failedMail(options, message, log);
-        end = { state: 'FAILED', result: { __error: true, message } };
-      }
-      await app.mailer.send(mail, (tx) => finishTask(tx, task.id, end.state, end.result)).catch((err: unknown) => {
-        if (!(err instanceof TaskEnded)) throw err;
-      });
-    },
+    (app, task) => withSlot(app.sql, APP_QUEUE, limits.concurrency, () => build(app, task, limits)),
     {
       // pg-boss expires (and retries) a job that runs longer than this: the build's own deadline comes first.
       queue: { retryLimit: APP_RETRIES, retryDelay: 30, expireInSeconds: Math.ceil(limits.timeoutMs / 1000) + 120 },
+      // Fetching as many as may run keeps the slots busy; the slots themselves are the bound.
       work: { localConcurrency: limits.concurrency, groupConcurrency: limits.concurrency },
     },
   );
+
+async function build(app: FastifyInstance, task: Task, limits: BuildLimits) {
+  const options = task.options as AppTaskOptions;
+  const name = options.app_name;
+  const log = new BuildLog();
+  log.add(`Building the app "${name}" (${options.identifier}) from ${options.endpoint}`);
+  let mail: OutgoingMail;
+  let end: { state: 'SUCCESS' | 'FAILED'; result: object };
+  try {
+    const spec = { appName: name, endpoint: options.endpoint, identifier: options.identifier };
+    const zip = await buildEventApp(spec, limits, log, (status) => setTaskStatus(app.db, task.id, status));
+    const backend = await app.storage.select();
+    const file = zipName(name);
+    const url = await backend.put(`apps/${task.id}/${file}`, zip, 'application/zip').catch((err: unknown) => {
+      app.log.error({ err, place: backend.place }, 'storing an app failed');
+      throw new BuildError(storageUnavailable().detail);
+    });
+    const attached = zip.length <= MAX_ATTACHMENT_BYTES;
+    mail = {
+      to: { address: options.email },
+      subject: `Your app "${name}" is ready`,
+      action: 'app-ready',
+      text:
+        `Your app "${name}" ${attached ? `is attached (${file}); it can also be downloaded` : 'is too large to attach; download it'} at\n${url}\n\n` +
+        'Unzip it and put its files on any static web server that serves HTTPS; README.txt inside says more.\n',
+      attachments: attached ? [{ filename: file, content: zip, contentType: 'application/zip' }] : [],
+    };
+    end = { state: 'SUCCESS', result: { download_url: url } };
+  } catch (err) {
+    if (!(err instanceof BuildError)) app.log.error({ err, task: task.id }, 'app build failed');
+    const message = err instanceof BuildError ? err.message : 'The build failed on the server';
+    log.add(`The build failed: ${message}`);
+    mail = failedMail(options, message, log);
+    end = { state: 'FAILED', result: { __error: true, message } };
+  }
+  await app.mailer.send(mail, (tx) => finishTask(tx, task.id, end.state, end.result)).catch((err: unknown) => {
+    if (!(err instanceof TaskEnded)) throw err;
+  });
+}

@@ -14,7 +14,15 @@ export interface FetchLimits {
 }
 
 /** A fetch that was refused or failed; the message is safe to show to whoever gave the URL. */
-export class FetchError extends Error {}
+export class FetchError extends Error {
+  constructor(
+    message: string,
+    /** Which limit ended it, when one did. */
+    readonly limit?: 'size' | 'time',
+  ) {
+    super(message);
+  }
+}
 
 const MAX_REDIRECTS = 3;
 
@@ -74,7 +82,7 @@ function get(url: URL, limits: FetchLimits, signal: AbortSignal): Promise<Incomi
 }
 
 function collect(response: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const tooLarge = () => new FetchError(`the file is larger than ${maxBytes} bytes`);
+  const tooLarge = () => new FetchError(`the file is larger than ${maxBytes} bytes`, 'size');
   if (Number(response.headers['content-length']) > maxBytes) {
     response.destroy();
     throw tooLarge();
@@ -108,7 +116,7 @@ export async function safeFetch(raw: string, limits: FetchLimits): Promise<{ bod
     }
   } catch (err) {
     if (err instanceof FetchError) throw err;
-    if (signal.aborted) throw new FetchError(`no answer within ${limits.timeoutMs / 1000} seconds`);
+    if (signal.aborted) throw new FetchError(`no answer within ${limits.timeoutMs / 1000} seconds`, 'time');
     const cause = err as NodeJS.ErrnoException;
     throw new FetchError(`the file could not be fetched (${cause.code ?? cause.message})`);
   }

@@ -5,15 +5,21 @@
  *   stores no zip;
  * - app names made of shell, HTML or template syntax land as text: escaped in the page, exact in the
  *   JSON files and the mail subject, and never in the zip's file name;
- * - an event logo that is not an image leaves the default icons and no logo.
+ * - an event logo that is not an image leaves the default icons and no logo;
+ * - a job sent again for a task that already ended, to the build queue or the abandoned-task
+ *   queue, changes nothing: the task stays as it was and no second mail is sent;
+ * - the task queues ('app-build', 'event-export', 'event-import') have 'task-abandoned' as their
+ *   dead letter queue; a waiting app task whose job lands there (sent directly, or failed with its
+ *   retries spent) ends FAILED "The task failed on the server" and its requester gets the failure
+ *   mail with the build log, once.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AdmZip from 'adm-zip';
 import sharp from 'sharp';
-import t from 'tap';
-import { buildTestApp, call } from '../helpers/app.js';
+import t, { type Test } from 'tap';
+import { buildTestApp, call, until } from '../helpers/app.js';
 import { ended, exists, failedBuild, mailWith, startBuild, startFake } from '../helpers/appgen.js';
 import { buildWorld, createEvent } from '../helpers/events.js';
 import { freePort } from '../helpers/postgres.js';
@@ -134,4 +140,100 @@ t.test('a logo that is not an image: built with the default icons and no logo', 
   }
   t.match(zip.readAsText('index.html'), '<img id="logo" src="icons/icon-192.png"', 'the page shows the icon instead');
   t.equal(JSON.parse(zip.readAsText('data.json')).event.logo, `${site.url}/logo.png`, 'the snapshot keeps the logo URL');
+});
+
+/** Sends a job to `queue` and waits until a worker completed it. */
+async function ranJob(queue: string, data: object, options: { startAfter?: number; retryLimit?: number } = {}) {
+  const id = await app.sendJob(app.db, queue, data, options);
+  if (!id) throw new Error(`no job sent to ${queue}`);
+  await until(`the job ${id} in ${queue} to complete`, async () => {
+    const [job] = await app.sql`select state from pgboss.job where id = ${id}`;
+    return job?.state === 'completed' ? true : undefined;
+  });
+  return id;
+}
+
+/** The task's row as stored, and the mails recorded with that subject. */
+const rowOf = async (id: string) => (await app.sql`select state, status, result, options, updated_at from tasks where id = ${id}`)[0];
+const mailsWith = async (subject: string) => (await app.sql`select count(*)::int as n from mails where subject = ${subject}`)[0]!.n as number;
+
+t.test('a job sent again for a task that succeeded changes nothing and mails nothing', async (t) => {
+  const started = await startBuild(app, { email: 'once@example.org', app_name: 'Once', endpoint: eventEndpoint });
+  t.equal(started.status, 202);
+  const task = await ended(app, started.body.task_url);
+  t.equal(task.state, 'SUCCESS', JSON.stringify(task));
+  await mailWith(smtp, 'Your app "Once" is ready');
+  const taskId = (started.body.task_url as string).split('/').pop()!;
+  const before = await rowOf(taskId);
+
+  await ranJob('app-build', { taskId });
+  t.strictSame(await rowOf(taskId), before, 'the build job left the task as it was');
+  t.strictSame((await call(app, { url: started.body.task_url })).body, task, 'the task reads the same');
+  t.equal(await mailsWith('Your app "Once" is ready'), 1, 'one "is ready" mail recorded');
+  t.equal(smtp.received.filter((m) => m.parsed.subject === 'Your app "Once" is ready').length, 1, 'one "is ready" mail received');
+
+  await ranJob('task-abandoned', { taskId });
+  t.strictSame(await rowOf(taskId), before, 'the abandoned-task job left it as it was too');
+  t.equal(await mailsWith('Your app "Once" could not be built'), 0, 'no failure mail recorded');
+  t.notOk(smtp.received.some((m) => m.parsed.subject === 'Your app "Once" could not be built'), 'no failure mail received');
+});
+
+t.test('the task queues name task-abandoned as their dead letter queue', async (t) => {
+  const queues = await app.sql`select name, dead_letter from pgboss.queue where name in ('app-build', 'event-export', 'event-import', 'task-abandoned') order by name`;
+  t.strictSame(
+    queues.map((q) => [q.name, q.dead_letter]),
+    [
+      ['app-build', 'task-abandoned'],
+      ['event-export', 'task-abandoned'],
+      ['event-import', 'task-abandoned'],
+      ['task-abandoned', null],
+    ],
+  );
+});
+
+t.test('an abandoned app task ends FAILED and mails its requester the log, once', async (t) => {
+  /** A waiting app task as the route writes it, with no build job running for it. */
+  const waitingTask = async (t: Test, name: string, email: string) => {
+    const options = { email, app_name: name, endpoint: eventEndpoint, identifier: '0123456789abcdef', mailbox: email, client: '127.0.0.1' };
+    const [row] = await app.sql`insert into tasks (kind, options) values ('app', ${JSON.stringify(options)}::jsonb) returning id`;
+    t.strictSame((await rowOf(row!.id))!.options, options, 'the options stored as an object');
+    return row!.id as string;
+  };
+  /** The task ended as abandoned, with the one failure mail. */
+  const assertAbandoned = async (t: Test, taskId: string, name: string, email: string) => {
+    const task = await ended(app, `/v1/tasks/${taskId}`);
+    t.strictSame(task, { state: 'FAILED', status: null, result: { __error: true, message: 'The task failed on the server' } });
+    const mail = await mailWith(smtp, `Your app "${name}" could not be built`);
+    t.strictSame(mail.envelope.to, [email], 'mailed to the requester');
+    t.match(mail.parsed.text, `Your app "${name}" could not be built: The task failed on the server`);
+    t.equal(mail.parsed.attachments.length, 1, 'one attachment');
+    const [log] = mail.parsed.attachments;
+    t.match(log, { filename: 'build.log', contentType: 'text/plain' });
+    t.match(log!.content.toString('utf8'), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z The build was given up: it did not end after 3 attempts\n$/, 'the log says why');
+    const before = await rowOf(taskId);
+    // A second abandoned-task job for it (pg-boss may deliver one more than once) does nothing.
+    await ranJob('task-abandoned', { taskId });
+    t.strictSame(await rowOf(taskId), before, 'the task stays as it ended');
+    t.equal(await mailsWith(`Your app "${name}" could not be built`), 1, 'one failure mail recorded');
+    t.equal(smtp.received.filter((m) => m.parsed.subject === `Your app "${name}" could not be built`).length, 1, 'one failure mail received');
+  };
+
+  t.test('a job sent to task-abandoned', async (t) => {
+    const taskId = await waitingTask(t, 'Abandoned', 'abandoned@example.org');
+    t.equal((await rowOf(taskId))!.state, 'WAITING');
+    await app.sendJob(app.db, 'task-abandoned', { taskId });
+    await assertAbandoned(t, taskId, 'Abandoned', 'abandoned@example.org');
+  });
+
+  t.test('a build job that failed with its retries spent lands there', async (t) => {
+    const taskId = await waitingTask(t, 'Given up', 'given-up@example.org');
+    // Not due for an hour, so no worker takes it; failed as a worker that died would leave it.
+    const jobId = await app.sendJob(app.db, 'app-build', { taskId }, { startAfter: 3600, retryLimit: 0 });
+    await app.boss.fail('app-build', jobId!, { message: 'the worker died' });
+    const [job] = await app.sql`select state from pgboss.job where id = ${jobId}`;
+    t.equal(job?.state, 'failed', 'the build job failed for good');
+    await assertAbandoned(t, taskId, 'Given up', 'given-up@example.org');
+    const copies = await app.sql`select state from pgboss.job where name = 'task-abandoned' and source_id = ${jobId}`;
+    t.strictSame(copies.map((c) => c.state), ['completed'], 'its dead letter copy ran');
+  });
 });
