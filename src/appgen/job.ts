@@ -2,7 +2,7 @@ import { storageUnavailable } from '../../plugins/storage.js';
 import type { OutgoingMail } from '../../plugins/mailer.js';
 import type { FastifyInstance } from 'fastify';
 import { withSlot } from '../jobs/slots.js';
-import { finishTask, setTaskStatus, TaskEnded, taskJob, type AbandonedMail, type Task } from '../jobs/task-job.js';
+import { finishTask, setTaskStatus, TASK_RETRIES, TaskEnded, taskJob, type AbandonedMail, type Task } from '../jobs/task-job.js';
 import { BuildError, BuildLog, buildEventApp, type BuildLimits } from './build.js';
 
 export const APP_QUEUE = 'app-build';
@@ -37,8 +37,6 @@ export const zipName = (appName: string) =>
       .toLowerCase() || 'event-app'
   }.zip`;
 
-const APP_RETRIES = 2;
-
 const failedMail = (options: AppTaskOptions, message: string, log: BuildLog): OutgoingMail => ({
   to: { address: options.email },
   subject: `Your app "${options.app_name}" could not be built`,
@@ -50,7 +48,7 @@ const failedMail = (options: AppTaskOptions, message: string, log: BuildLog): Ou
 /** The mail of a build given up after its retries (the worker died each time). */
 export const appAbandonedMail: AbandonedMail = async (_app, task, message) => {
   const log = new BuildLog();
-  log.add(`The build was given up: it did not end after ${APP_RETRIES + 1} attempts`);
+  log.add(`The build was given up: it did not end after ${TASK_RETRIES + 1} attempts`);
   return failedMail(task.options as AppTaskOptions, message, log);
 };
 
@@ -67,7 +65,7 @@ export const appBuild = (limits: BuildLimits & { concurrency: number }) =>
     (app, task) => withSlot(app.sql, APP_QUEUE, limits.concurrency, () => build(app, task, limits)),
     {
       // pg-boss expires (and retries) a job that runs longer than this: the build's own deadline comes first.
-      queue: { retryLimit: APP_RETRIES, retryDelay: 30, expireInSeconds: Math.ceil(limits.timeoutMs / 1000) + 120 },
+      queue: { expireInSeconds: Math.ceil(limits.timeoutMs / 1000) + 120 },
       // Fetching as many as may run keeps the slots busy; the slots themselves are the bound.
       work: { localConcurrency: limits.concurrency, groupConcurrency: limits.concurrency },
     },

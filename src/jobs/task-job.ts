@@ -13,6 +13,9 @@ export interface TaskJob {
   taskId: string;
 }
 
+/** Attempts after the first of a task's job (a worker that died); then the task is abandoned. */
+export const TASK_RETRIES = 2;
+
 /** Where the jobs of every task queue go once their retries are spent: the task is ended there. */
 export const TASK_ABANDONED_QUEUE = 'task-abandoned';
 
@@ -33,7 +36,7 @@ export function taskJob(
 ) {
   return defineJob<TaskJob>({
     name,
-    queue: { retryLimit: 2, retryDelay: 30, ...options.queue, deadLetter: TASK_ABANDONED_QUEUE },
+    queue: { retryLimit: TASK_RETRIES, retryDelay: 30, ...options.queue, deadLetter: TASK_ABANDONED_QUEUE },
     work: options.work,
     handler: (app) => async (jobs) => {
       for (const job of jobs) {

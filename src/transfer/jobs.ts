@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { events, importArchives, notifications, settings, tasks } from '../../db/schema/index.js';
+import { events, importArchives, notifications, settings } from '../../db/schema/index.js';
 import { storageUnavailable } from '../../plugins/storage.js';
-import { finishTask, requesterOf, setTaskStatus, TaskEnded, taskJob, type AbandonedMail } from '../jobs/task-job.js';
+import type { FastifyInstance } from 'fastify';
+import { finishTask, requesterOf, setTaskStatus, TaskEnded, taskJob, type AbandonedMail, type Task } from '../jobs/task-job.js';
 import type { FetchLimits } from '../net/safe-fetch.js';
 import { buildExport, type MediaFlags } from './export.js';
 import { ImportError, importArchive } from './import.js';
@@ -16,10 +17,15 @@ class ExportError extends Error {}
 /** Error text from archives may carry NUL characters, which PostgreSQL text and jsonb refuse. */
 const printable = (message: string) => message.replace(/\0/g, '\\0');
 
+/** The name of the event an export reads (its id when the event is gone). */
+async function exportedEventName(app: FastifyInstance, task: Task) {
+  const [event] = await app.db.select({ name: events.name }).from(events).where(eq(events.id, task.eventId!));
+  return event?.name ?? `#${task.eventId}`;
+}
+
 /** The mail of a failed export (also of one given up after its retries). */
 export const exportFailedMail: AbandonedMail = async (app, task, message) => {
-  const [event] = await app.db.select({ name: events.name }).from(events).where(eq(events.id, task.eventId!));
-  const eventName = event?.name ?? `#${task.eventId}`;
+  const eventName = await exportedEventName(app, task);
   return { to: await requesterOf(app, task), subject: `Export of event ${eventName} failed`, action: 'export-failed', text: `The export of ${eventName} failed: ${message}\n` };
 };
 
@@ -45,8 +51,7 @@ export const eventExport = (limits: TransferLimits) =>
   taskJob(EXPORT_QUEUE, async (app, task) => {
     const to = await requesterOf(app, task);
     const eventId = task.eventId!;
-    const [event] = await app.db.select({ name: events.name }).from(events).where(eq(events.id, eventId));
-    const eventName = event?.name ?? `#${eventId}`;
+    const eventName = await exportedEventName(app, task);
     try {
       const archive = await buildExport(app, eventId, task.options as MediaFlags, { ...limits.fetch, rootUrl: limits.publicUrl });
       const backend = await app.storage.select();
@@ -93,7 +98,7 @@ export const eventImport = (limits: TransferLimits) =>
       const event = await importArchive({ app, userId, limits: limits.archive, progress }, archive.data, async (tx, created) => {
         const url = `${site?.frontendUrl ?? limits.publicUrl}/e/${created.identifier}`;
         const result = { event_name: created.name, id: String(created.id), url };
-        await tx.update(tasks).set({ state: 'SUCCESS', result, status: null, eventId: created.id, updatedAt: new Date() }).where(eq(tasks.id, task.id));
+        await finishTask(tx, task.id, 'SUCCESS', result, { eventId: created.id });
         await tx.delete(importArchives).where(eq(importArchives.taskId, task.id));
         await tx.insert(notifications).values({
           userId,
@@ -109,6 +114,8 @@ export const eventImport = (limits: TransferLimits) =>
         text: `Your event ${event.name} has been imported: ${event.url}\n`,
       });
     } catch (err) {
+      // Another run ended the task meanwhile: its import stands, this one rolled back.
+      if (err instanceof TaskEnded) return;
       if (!(err instanceof ImportError || err instanceof ArchiveError)) app.log.error({ err, task: task.id }, 'import failed');
       const message = err instanceof ImportError || err instanceof ArchiveError ? printable(err.message) : 'The import failed on the server';
       // One transaction: whoever sees the task ended also sees its archive gone (and its mail recorded).
