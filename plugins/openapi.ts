@@ -18,7 +18,8 @@ export default fp(
           version: '1.0.0',
           description:
             'JSON:API 1.0 event service. Bodies and answers use `application/vnd.api+json`; every failure ' +
-            'answers with an `ErrorDocument`. Send the token from `POST /v1/auth/login` as `Authorization: JWT <token>`.',
+            'answers with an `ErrorDocument`. Send the token from `POST /v1/auth/login` as `Authorization: JWT <token>`. ' +
+            'GET answers carry a weak `ETag`; send it back as `If-None-Match` to get 304 while nothing changed.',
         },
         tags,
         components: {
@@ -32,6 +33,17 @@ export default fp(
           },
         },
         security: [{ jwt: [] }, {}],
+      },
+      // Every GET answering JSON answers 304 to an If-None-Match naming its ETag (plugins/conditional.ts;
+      // streamed downloads are not tagged).
+      transformObject: (document) => {
+        const openapi = 'openapiObject' in document ? document.openapiObject : document.swaggerObject;
+        type Get = { responses?: Record<string, { description?: string; content?: Record<string, unknown> }> };
+        for (const item of Object.values(openapi.paths ?? {}) as { get?: Get }[]) {
+          const types = Object.keys(item.get?.responses?.['200']?.content ?? {});
+          if (types.some((type) => type.endsWith('json'))) item.get!.responses!['304'] = { description: 'Not Modified: `If-None-Match` named the ETag of the answer' };
+        }
+        return openapi;
       },
       // Components keep the names of their schemas ($id) instead of def-0, def-1, ...
       refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}` },

@@ -3,6 +3,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { publicUrlOf, type Config } from './config.js';
 import authPlugin from '../plugins/auth.js';
 import bossPlugin from '../plugins/boss.js';
+import conditional from '../plugins/conditional.js';
 import dbPlugin from '../plugins/db.js';
 import errorHandler, { sendError } from '../plugins/error-handler.js';
 import mailerPlugin from '../plugins/mailer.js';
@@ -53,6 +54,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   await app.register(errorHandler);
   // Browsers on any origin may call the API (apps built by the generator read their event live); tokens
   // travel in the Authorization header, never in cookies, so no origin gains anything from another's session.
+  await app.register(conditional);
   await app.register(cors, { origin: '*', strictPreflight: false, exposedHeaders: ['Location', 'Retry-After', 'ETag'], maxAge: 600 });
   const served = options.resources ?? resources;
   await app.register(openapi, {

@@ -6796,6 +6796,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["UserListDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -6985,6 +6992,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["UserDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -7212,6 +7226,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["UserSpeakersRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -7311,6 +7332,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SpeakerListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -7481,6 +7509,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["UserSessionsRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -7581,6 +7616,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SessionListDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -7648,6 +7690,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["UserOrdersRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -7749,6 +7798,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["OrderListDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -7816,6 +7872,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["UserNotificationsRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -7916,6 +7979,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["NotificationListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -8022,6 +8092,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -8212,6 +8289,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -8439,6 +8523,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["EventEventTopicRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -8634,6 +8725,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -8701,6 +8799,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventEventCopyrightRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -8798,6 +8903,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -8865,6 +8977,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventSocialLinksRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -8966,6 +9085,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SocialLinkListDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -9033,6 +9159,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventMicrolocationsRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -9134,6 +9267,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["MicrolocationListDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -9201,6 +9341,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventSponsorsRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -9302,6 +9449,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SponsorListDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -9369,6 +9523,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventTracksRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -9470,6 +9631,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["TrackListDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -9537,6 +9705,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventSessionTypesRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -9638,6 +9813,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SessionTypeListDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -9705,6 +9887,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventSessionsRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -9806,6 +9995,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SessionListDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -9873,6 +10069,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventSpeakersRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -9973,6 +10176,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SpeakerListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -10143,6 +10353,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["EventCustomFormsRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -10242,6 +10459,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["CustomFormListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -10412,6 +10636,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["EventOrdersRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -10512,6 +10743,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["OrderListDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -10579,6 +10817,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventOwnerRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -10676,6 +10921,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -10743,6 +10995,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventOrganizersRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -11141,6 +11400,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["UserListDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -11208,6 +11474,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventCoorganizersRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -11606,6 +11879,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["UserListDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -11711,6 +11991,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventTopicListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -11901,6 +12188,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventTopicDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -12128,6 +12422,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["EventTopicEventsRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -12227,6 +12528,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -12333,6 +12641,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventCopyrightListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -12523,6 +12838,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventCopyrightDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -12783,6 +13105,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["EventCopyrightDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -13009,6 +13338,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["EventCopyrightEventRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -13204,6 +13540,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -13309,6 +13652,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SocialLinkListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -13499,6 +13849,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SocialLinkDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -13726,6 +14083,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SocialLinkEventRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -13921,6 +14285,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -14026,6 +14397,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["MicrolocationListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -14216,6 +14594,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["MicrolocationDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -14443,6 +14828,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["MicrolocationEventRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -14638,6 +15030,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -14705,6 +15104,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["MicrolocationSessionsRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -14805,6 +15211,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SessionListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -14911,6 +15324,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SponsorListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -15101,6 +15521,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SponsorDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -15328,6 +15755,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SponsorEventRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -15523,6 +15957,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -15628,6 +16069,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["TrackListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -15818,6 +16266,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["TrackDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -16045,6 +16500,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["TrackEventRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -16240,6 +16702,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -16307,6 +16776,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["TrackSessionsRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -16407,6 +16883,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SessionListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -16513,6 +16996,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SessionTypeListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -16703,6 +17193,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SessionTypeDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -16930,6 +17427,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SessionTypeEventRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -17125,6 +17629,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -17192,6 +17703,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SessionTypeSessionsRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -17292,6 +17810,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SessionListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -17398,6 +17923,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SessionListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -17588,6 +18120,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SessionDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -17815,6 +18354,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SessionEventRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -18010,6 +18556,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -18077,6 +18630,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SessionTrackRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -18273,6 +18833,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -18340,6 +18907,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SessionMicrolocationRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -18536,6 +19110,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -18603,6 +19184,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SessionSessionTypeRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -18799,6 +19387,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -18866,6 +19461,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SessionSpeakersRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -19264,6 +19866,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SpeakerListDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -19433,6 +20042,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SessionCreatorRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -19528,6 +20144,13 @@ export interface operations {
                         jsonapi: components["schemas"]["JsonApiVersion"];
                     };
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -19634,6 +20257,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SpeakerListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -19824,6 +20454,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SpeakerDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -20051,6 +20688,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SpeakerEventRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -20246,6 +20890,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -20313,6 +20964,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SpeakerUserRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -20509,6 +21167,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -20576,6 +21241,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SpeakerSessionsRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -20974,6 +21646,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SessionListDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -21079,6 +21758,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["CustomFormListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -21269,6 +21955,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["CustomFormDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -21505,6 +22198,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["CustomFormEventRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -21700,6 +22400,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -21805,6 +22512,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["OrderListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -21995,6 +22709,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["OrderDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -22222,6 +22943,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["OrderEventRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -22417,6 +23145,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -22484,6 +23219,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["OrderUserRelationship"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -22580,6 +23322,13 @@ export interface operations {
                         jsonapi: components["schemas"]["JsonApiVersion"];
                     };
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -22686,6 +23435,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["PageListDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -22876,6 +23632,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["PageDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -23150,6 +23913,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["NotificationListDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -23339,6 +24109,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["NotificationDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -23575,6 +24352,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["NotificationUserRelationship"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -23670,6 +24454,13 @@ export interface operations {
                         jsonapi: components["schemas"]["JsonApiVersion"];
                     };
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -23841,6 +24632,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["SettingDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -23893,6 +24691,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["SettingDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -24037,6 +24842,13 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["AdminStatisticsMailDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
                 headers: {
@@ -24104,6 +24916,13 @@ export interface operations {
                 content: {
                     "application/vnd.api+json": components["schemas"]["AdminStatisticsSessionDocument"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
             400: {
@@ -24725,6 +25544,13 @@ export interface operations {
                     "application/json": components["schemas"]["TaskDocument"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -24769,6 +25595,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
@@ -24861,6 +25694,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
@@ -24990,6 +25830,13 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantAnswer"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
                 headers: {
@@ -25093,6 +25940,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             401: {
@@ -25234,6 +26088,13 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantAnswer"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
                 headers: {
@@ -25330,6 +26191,13 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantAnswer"];
                 };
             };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
                 headers: {
@@ -25363,6 +26231,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
@@ -25399,6 +26274,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
@@ -25437,6 +26319,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
@@ -25477,6 +26366,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
@@ -25528,6 +26424,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
@@ -25648,6 +26551,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
@@ -25772,6 +26682,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
@@ -25898,6 +26815,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {

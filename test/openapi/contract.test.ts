@@ -117,7 +117,8 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
   for (const { label, op } of jsonapi) {
     for (const [code, response] of Object.entries(op.responses ?? {})) {
       if (isRef(response)) t.fail(`${label} ${code} is inline`);
-      else t.same(Object.keys(response.content ?? {}), [JSONAPI], `${label} ${code} content`);
+      // 304 Not Modified has no body.
+      else t.same(Object.keys(response.content ?? {}), code === '304' ? [] : [JSONAPI], `${label} ${code} content`);
     }
     if (op.requestBody) {
       const body = op.requestBody;
@@ -158,6 +159,15 @@ t.test('the app generator takes and gives plain JSON; other methods are document
   t.same(accepted && !isRef(accepted) ? accepted.content : undefined, { 'application/json': { schema: { $ref: '#/components/schemas/AppStarted' } } });
   for (const { label, op } of face.filter((o) => !o.label.startsWith('POST'))) {
     t.same(Object.keys(op.responses ?? {}), ['405'], `${label} answers 405 only`);
+  }
+});
+
+t.test('every GET answering JSON documents 304 (conditional requests); nothing else does', async (t) => {
+  for (const { label, op } of operations) {
+    const ok = op.responses?.['200'];
+    const json = !!ok && !isRef(ok) && Object.keys(ok.content ?? {}).some((type) => type.endsWith('json'));
+    const documented = '304' in (op.responses ?? {});
+    t.equal(documented, label.startsWith('GET ') && json, `${label} ${documented ? 'documents' : 'does not document'} 304`);
   }
 });
 

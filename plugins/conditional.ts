@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+/** A weak validator of a body: what the client saw is what it would get again. */
+const etagOf = (body: string | Buffer) => `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+
+/** Whether `If-None-Match` names `etag` (weak comparison, lists and `*` as RFC 9110 says). */
+function matches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = etag.slice(2);
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || tag === etag || tag === opaque || tag.replace(/^W\//, '') === opaque;
+  });
+}
+
+/**
+ * Conditional GETs: every 200 answer to a GET or HEAD whose body is in memory (JSON documents, not
+ * streamed downloads) gets a weak `ETag`, and a request whose `If-None-Match` names it is answered
+ * 304 without a body, so polling clients (task URLs, lists) cost a hash and no transfer.
+ */
+export default fp(
+  async (app) => {
+    app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
+      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+      const etag = etagOf(payload);
+      reply.header('etag', etag);
+      if (!matches(request.headers['if-none-match'], etag)) return payload;
+      // No body, so no length or type of one (null: Fastify then sets no Content-Length for a 304;
+      // its HEAD routes measure the payload they are given, so they get an empty one).
+      reply.code(304).removeHeader('content-length').removeHeader('content-type');
+      return request.method === 'HEAD' ? '' : null;
+    });
+  },
+  { name: 'conditional' },
+);
