@@ -11,6 +11,10 @@ export interface Seeded {
 }
 
 const ADMIN_EMAIL = 'admin@bench.example.com';
+const TRACKS = 50;
+const ROOMS = 100;
+/** With the benchmark's event, 100 events. */
+const OTHER_EVENTS = 99;
 const PASSWORD = 'bench password 1234';
 
 /**
@@ -63,8 +67,10 @@ export async function seed(url: string, { users = 10_000, sessions = 5_000, spea
 }
 
 /**
- * A published event owned by `owner`, filed under one of 40 topics, with 12 tracks, 20 rooms, 3
- * session types, `sessions` sessions (each in a track, room and type, every 40th soft-deleted) and `speakers` speakers, each session linked to two speakers.
+ * A published event owned by `owner`, filed under one of 40 topics, with 50 tracks, 100 rooms, 3
+ * session types, 100 sponsors, 30 custom form fields, 3 social links and a copyright, `sessions`
+ * sessions (each in a track, room and type, every 40th soft-deleted) and `speakers` speakers, each
+ * session linked to two speakers; 20 footer pages for the site.
  */
 async function seedEvent(sql: postgres.Sql, owner: number, sessions: number, speakers: number): Promise<number> {
   await sql`insert into event_topics (name, slug) select 'Topic ' || g, 'topic-' || g from generate_series(1, 40) as g`;
@@ -74,12 +80,25 @@ async function seedEvent(sql: postgres.Sql, owner: number, sessions: number, spe
             'published', ${owner}, 'The event of the benchmark', (select min(id) from event_topics))
     returning id`;
   const id = event!.id;
-  await sql`insert into microlocations (event_id, name, floor) select ${id}, 'Room ' || g, g % 4 from generate_series(1, 20) as g`;
+  await sql`insert into microlocations (event_id, name, floor) select ${id}, 'Room ' || g, g % 4 from generate_series(1, ${ROOMS}::int) as g`;
+  await sql`insert into sponsors (event_id, name, description, url, level, logo_url, type)
+            select ${id}, 'Sponsor ' || g, 'Sponsor number ' || g, 'https://sponsor' || g || '.example.com', 1 + g % 4,
+                   'https://cdn.example.com/sponsors/' || g || '.png', (array['Gold','Silver','Bronze'])[1 + g % 3]
+            from generate_series(1, 100) as g`;
+  await sql`insert into custom_forms (event_id, form, field_identifier, type, is_required, is_included)
+            select ${id}, (array['speaker','session','attendee'])[1 + g % 3], 'field' || g, 'text', g % 2 = 0, true
+            from generate_series(1, 30) as g`;
+  await sql`insert into social_links (event_id, name, link)
+            select ${id}, name, link from (values ('Website', 'https://bench.example.com'), ('Mastodon', 'https://mastodon.example/@bench'),
+                                                 ('GitHub', 'https://github.com/bench')) as v(name, link)`;
+  await sql`insert into event_copyrights (event_id, holder, licence, year) values (${id}, 'Bench Summit', 'CC BY 4.0', 2030)`;
+  await sql`insert into pages (name, title, url, description, place, language, index)
+            select 'page' || g, 'Page ' || g, '/page' || g, 'What page ' || g || ' says', 'footer', 'en', g from generate_series(1, 20) as g`;
   await sql`insert into session_types (event_id, name, length)
             select ${id}, name, length from (values ('Talk', '00:30'), ('Workshop', '02:00'), ('Lightning', '00:05')) as v(name, length)`;
   await sql`insert into tracks (event_id, name, color, font_color, position)
             select ${id}, 'Track ' || g, '#' || lpad(to_hex(g * 1234567 % 16777215), 6, '0'), '#ffffff', g
-            from generate_series(1, 12) as g`;
+            from generate_series(1, ${TRACKS}::int) as g`;
   await sql`insert into speakers (event_id, name, email, mobile, organisation, short_biography, website, is_featured)
             select ${id}, 'Speaker ' || g, 'speaker' || g || '@bench.example.com', '+1 555 ' || lpad(g::text, 6, '0'),
                    'Org ' || (g % 300), repeat('Builds things and talks about them. ', 1 + g % 5),
@@ -91,8 +110,8 @@ async function seedEvent(sql: postgres.Sql, owner: number, sessions: number, spe
                    timestamptz '2030-05-01 09:00+00' + (g % 300) * interval '15 minutes',
                    timestamptz '2030-05-01 09:30+00' + (g % 300) * interval '15 minutes',
                    (array['accepted','confirmed','submitted','pending'])[1 + g % 4],
-                   (select min(id) from tracks where event_id = ${id}) + g % 12,
-                   (select min(id) from microlocations where event_id = ${id}) + g % 20,
+                   (select min(id) from tracks where event_id = ${id}) + g % ${TRACKS}::int,
+                   (select min(id) from microlocations where event_id = ${id}) + g % ${ROOMS}::int,
                    (select min(id) from session_types where event_id = ${id}) + g % 3,
                    ${owner},
                    case when g % 40 = 0 then now() end
@@ -107,7 +126,7 @@ async function seedEvent(sql: postgres.Sql, owner: number, sessions: number, spe
 }
 
 /**
- * 2,000 more events (every third a draft, owned by seeded users) with 5 tracks, 3 rooms, 2 session
+ * 99 more events (every third a draft, owned by seeded users) with 5 tracks, 3 rooms, 2 session
  * types, 10 sessions and 10 speakers each: the event, track and session tables hold other events' rows, as they would in
  * production, so plans that only work on a one-event database would show.
  */
@@ -117,7 +136,7 @@ async function otherEvents(sql: postgres.Sql, owner: number) {
                    timestamptz '2029-01-02 18:00+00' + g * interval '1 day', 'UTC',
                    case when g % 3 = 0 then 'draft' else 'published' end,
                    coalesce((select id from users where id = 1 + g % 9000), ${owner})
-            from generate_series(1, 2000) as g`;
+            from generate_series(1, ${OTHER_EVENTS}::int) as g`;
   await sql`insert into tracks (event_id, name, color, font_color)
             select e.id, 'Track ' || g, '#336699', '#ffffff'
             from events e cross join generate_series(1, 5) as g where e.identifier like 'other%'`;
