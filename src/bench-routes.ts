@@ -1,49 +1,92 @@
-import { desc, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { users } from '../db/schema/index.js';
-import { requireStaff } from './auth/caller.js';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { settings, users } from '../db/schema/index.js';
+import { verifyPassword } from './auth/password.js';
 import { fetchRelated, relatedCondition } from './jsonapi/loader.js';
+import type { Model } from './jsonapi/model.js';
 import { Registry } from './jsonapi/model.js';
 import { findRow, pageRows } from './jsonapi/operations.js';
-import { listQuerySchema, parseListQuery, type RawQuery } from './jsonapi/query.js';
-import type { ToManySpec } from './jsonapi/resource.js';
+import { listQuerySchema, parseDocumentQuery, parseListQuery, type IncludeTree, type RawQuery } from './jsonapi/query.js';
+import type { Row, ToManySpec } from './jsonapi/resource.js';
 import { resources } from './resources/index.js';
 
 /**
  * Baseline routes for `make bench` (mounted only with BENCH_ROUTES=true): the same authentication
- * and the same SQL as the JSON:API route, through the same driver, answering the raw rows, so the
- * ratio between the two measures what the JSON:API layer costs.
+ * and the same SQL as a JSON:API read, through the same driver, answering the raw rows, so the
+ * ratio between the two measures what the JSON:API layer costs (documents, links, serialisation).
+ * `/bench/baseline/<path>` mirrors `GET /v1/<path>` for a list, a record, or a record's related list.
  */
 export default async function benchRoutes(app: FastifyInstance) {
   const registry = new Registry(resources);
-  const userModel = registry.get('user');
-  app.get('/bench/baseline/users', { schema: { hide: true } }, async (request) => {
+  const byPath = new Map([...registry.models.values()].map((m) => [m.spec.path, m]));
+  const querystring = listQuerySchema(registry);
+
+  const contextOf = async (request: FastifyRequest) => {
     await app.authenticate(request);
-    requireStaff(request);
-    const where = userModel.live!;
-    return app.db
-      .select({ ...userModel.selection, __count: sql<number>`(select count(*) from ${users} where ${where})`.mapWith(Number) })
-      .from(users)
-      .where(where)
-      .orderBy(desc(users.createdAt), desc(users.id))
-      .limit(20)
-      .offset(0);
+    return { caller: request.caller, db: app.db, request };
+  };
+  type Ctx = Awaited<ReturnType<typeof contextOf>>;
+  const modelAt = (path: string): Model => {
+    const model = byPath.get(path);
+    if (!model) throw Object.assign(new Error(`no resource at ${path}`), { statusCode: 404 });
+    return model;
+  };
+  /** Included relationships as rows, one statement each: what the JSON:API read loads, unserialised. */
+  const includes = async (ctx: Ctx, model: Model, rows: Row[], include: IncludeTree) => {
+    const found: Record<string, Row[]> = {};
+    for (const name of include.keys()) found[name] = await fetchRelated(ctx, registry, model.relationships.get(name)!, rows);
+    return found;
+  };
+
+  // The settings record (a site route, not a generic resource): the same select, no document.
+  app.get('/bench/baseline/settings/:id', { schema: { hide: true } }, async (request) => {
+    await contextOf(request);
+    return (await app.db.select().from(settings).where(eq(settings.id, 1)))[0];
   });
 
-  // GET /v1/events/{id}/sessions?include=speakers,track: the event, a page of its sessions, their
-  // speakers and their tracks, as rows.
-  const events = registry.get('event');
-  const sessions = registry.get('session');
-  const querystring = listQuerySchema(registry);
-  app.get('/bench/baseline/events/:id/sessions', { schema: { hide: true, querystring } }, async (request) => {
-    await app.authenticate(request);
-    const ctx = { caller: request.caller, db: app.db, request };
-    const event = await findRow(ctx, events, (request.params as { id: string }).id);
-    const query = parseListQuery(registry, sessions, request.query as RawQuery);
-    const base = relatedCondition(ctx, sessions, events.relationships.get('sessions') as ToManySpec, event.id);
-    const { rows, count } = await pageRows(ctx, registry, sessions, query, base);
-    const speakers = await fetchRelated(ctx, registry, sessions.relationships.get('speakers')!, rows);
-    const tracks = await fetchRelated(ctx, registry, sessions.relationships.get('track')!, rows);
-    return { event, count, rows, speakers, tracks };
+  // Login without the token: the same select and the password hash, so the ratio shows what else login costs.
+  app.post('/bench/baseline/login', { schema: { hide: true } }, async (request) => {
+    const { email, password } = request.body as { email: string; password: string };
+    const [user] = await app.db
+      .select({ id: users.id, passwordHash: users.passwordHash })
+      .from(users)
+      .where(and(sql`lower(${users.email}) = lower(${email.trim()})`, isNull(users.deletedAt)))
+      .limit(1);
+    return { verified: (await verifyPassword(user?.passwordHash, password)) && !!user };
+  });
+
+  app.get('/bench/baseline/:path', { schema: { hide: true, querystring } }, async (request) => {
+    const ctx = await contextOf(request);
+    const model = modelAt((request.params as { path: string }).path);
+    model.spec.policy.list(ctx);
+    const query = parseListQuery(registry, model, request.query as RawQuery);
+    const { rows, count } = await pageRows(ctx, registry, model, query);
+    return { count, rows, included: await includes(ctx, model, rows, query.include) };
+  });
+
+  app.get('/bench/baseline/:path/:id', { schema: { hide: true } }, async (request) => {
+    const ctx = await contextOf(request);
+    const { path, id } = request.params as { path: string; id: string };
+    const model = modelAt(path);
+    const row = await findRow(ctx, model, id);
+    await model.spec.policy.read(ctx, row);
+    const query = parseDocumentQuery(registry, model, request.query as RawQuery);
+    return { row, included: await includes(ctx, model, [row], query.include) };
+  });
+
+  app.get('/bench/baseline/:path/:id/:name', { schema: { hide: true, querystring } }, async (request) => {
+    const ctx = await contextOf(request);
+    const { path, id, name } = request.params as { path: string; id: string; name: string };
+    const model = modelAt(path);
+    const rel = model.relationships.get(name) as ToManySpec | undefined;
+    if (rel?.kind !== 'toMany') throw Object.assign(new Error(`no list ${name}`), { statusCode: 404 });
+    const row = await findRow(ctx, model, id);
+    await model.spec.policy.read(ctx, row);
+    await rel.guard?.(ctx, row);
+    const target = registry.get(rel.type);
+    target.spec.policy.list(ctx);
+    const query = parseListQuery(registry, target, request.query as RawQuery);
+    const { rows, count } = await pageRows(ctx, registry, target, query, relatedCondition(ctx, target, rel, row.id));
+    return { count, rows, included: await includes(ctx, target, rows, query.include) };
   });
 }
