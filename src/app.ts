@@ -68,7 +68,12 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
       appgenTag,
     ],
   });
-  await app.register(dbPlugin, { url: config.DATABASE_URL, poolMax: config.DB_POOL_MAX, onQuery: options.onQuery });
+  await app.register(dbPlugin, {
+    url: config.DATABASE_URL,
+    poolMax: config.DB_POOL_MAX,
+    randomPageCost: config.DB_RANDOM_PAGE_COST,
+    onQuery: options.onQuery,
+  });
   await app.register(bossPlugin, { url: config.DATABASE_URL, jobs: jobs(config), work: config.ROLE !== 'api', connect: options.connect });
   await app.register(storagePlugin, { dir: config.STORAGE_DIR, publicUrl: publicUrlOf(config), s3Urls: config.S3_URLS });
   await app.register(mailerPlugin, {

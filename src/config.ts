@@ -9,6 +9,12 @@ export const ConfigSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   DATA_DIR: Type.String({ default: './data' }),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  DB_RANDOM_PAGE_COST: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 100,
+    default: 1.1,
+    description: "the planner's random_page_cost on the service's connections (PostgreSQL's default 4 models spinning disks)",
+  }),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   JWT_EXPIRES_IN: Type.Integer({ minimum: 60, default: 86400, description: 'token lifetime in seconds' }),
   SUPER_ADMIN_EMAIL: Type.Optional(Type.String({ pattern: '^[^@\\s]+@[^@\\s]+$' })),

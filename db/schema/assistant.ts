@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, integer, pgTable, primaryKey, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { users } from './users.js';
 
@@ -21,7 +21,7 @@ export const skills = pgTable(
     createdAt: stamp('created_at').notNull().defaultNow(),
     modifiedAt: stamp('modified_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('skills_path_key').on(t.model, t.group, t.language, t.name)],
+  (t) => [uniqueIndex('skills_path_key').on(t.model, t.group, t.language, t.name), index('skills_author_id_idx').on(t.authorId)],
 );
 
 /** Uses of a skill per day. */
@@ -51,5 +51,9 @@ export const skillRatings = pgTable(
     feedback: text('feedback'),
     updatedAt: stamp('updated_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.skillId, t.userId] }), check('skill_ratings_stars', sql`${t.stars} between 1 and 5`)],
+  (t) => [
+    primaryKey({ columns: [t.skillId, t.userId] }),
+    index('skill_ratings_user_id_idx').on(t.userId),
+    check('skill_ratings_stars', sql`${t.stars} between 1 and 5`),
+  ],
 );

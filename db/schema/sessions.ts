@@ -36,6 +36,9 @@ export const sessions = pgTable(
   },
   (t) => [
     index('sessions_event_id_idx').on(t.eventId, t.id),
+    // The live sessions of an event, in id order: an event's list and its count read only this
+    // index (index-only scans, no visit of deleted rows).
+    index('sessions_live_event_idx').on(t.eventId, t.id).where(sql`${t.deletedAt} is null`),
     index('sessions_track_id_idx').on(t.trackId),
     index('sessions_microlocation_id_idx').on(t.microlocationId),
     index('sessions_session_type_id_idx').on(t.sessionTypeId),
@@ -82,6 +85,7 @@ export const speakers = pgTable(
   },
   (t) => [
     index('speakers_event_id_idx').on(t.eventId, t.id),
+    index('speakers_live_event_idx').on(t.eventId, t.id).where(sql`${t.deletedAt} is null`),
     index('speakers_user_id_idx').on(t.userId),
     // One live speaker per address in an event.
     uniqueIndex('speakers_event_email_key')

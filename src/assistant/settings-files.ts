@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { and, isNull, sql } from 'drizzle-orm';
+import { eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../../db/schema/index.js';
 import { ROLES, type Role } from './identity.js';
@@ -81,17 +81,18 @@ export function settingsFiles(app: FastifyInstance, folder: string): SettingsFil
       } catch {
         return [];
       }
+      // One read of the accounts, then an update only where the file names another role than the
+      // database (usually none: the file is written from the database), so a start with many
+      // accounts costs one statement.
+      const current = new Map((await live()).map((a) => [a.email.toLowerCase(), a]));
       const applied: string[] = [];
       for (const [key, entry] of Object.entries(edited ?? {})) {
         const role = entry?.userRole;
         if (!key.startsWith('email:') || typeof role !== 'string' || !ROLES.includes(role as Role) || role === 'anonymous') continue;
-        const email = key.slice('email:'.length);
-        const changed = await app.db
-          .update(users)
-          .set(roleColumns(role as Role))
-          .where(and(sql`lower(${users.email}) = lower(${email})`, isNull(users.deletedAt)))
-          .returning({ id: users.id });
-        if (changed.length > 0) applied.push(`${email}: ${role}`);
+        const account = current.get(key.slice('email:'.length).toLowerCase());
+        if (!account || roleOfRow(account) === role) continue;
+        await app.db.update(users).set(roleColumns(role as Role)).where(eq(users.id, account.id));
+        applied.push(`${account.email}: ${role}`);
       }
       return applied;
     },
