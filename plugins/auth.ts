@@ -64,11 +64,15 @@ export default fp(
       // Ids are positive int4 values; a larger number would fail in PostgreSQL rather than match nothing.
       if (!Number.isInteger(identity) || (identity as number) < 1 || (identity as number) > 2147483647)
         throw unauthorized('Invalid token');
-      const [caller] = await app.db
-        .select({ id: users.id, email: users.email, isAdmin: users.isAdmin, isSuperAdmin: users.isSuperAdmin })
-        .from(users)
-        .where(and(eq(users.id, identity as number), isNull(users.deletedAt)))
-        .limit(1);
+      const load = async () => {
+        const [caller] = await app.db
+          .select({ id: users.id, email: users.email, isAdmin: users.isAdmin, isSuperAdmin: users.isSuperAdmin })
+          .from(users)
+          .where(and(eq(users.id, identity as number), isNull(users.deletedAt)))
+          .limit(1);
+        return caller;
+      };
+      const caller = await (app.readCache ? app.readCache.caller(identity as number, load) : load());
       if (!caller) throw unauthorized('The account of this token no longer exists');
       return caller;
     });

@@ -4,6 +4,7 @@ import { publicUrlOf, type Config } from './config.js';
 import authPlugin from '../plugins/auth.js';
 import bossPlugin from '../plugins/boss.js';
 import conditional from '../plugins/conditional.js';
+import readCache from '../plugins/read-cache.js';
 import dbPlugin from '../plugins/db.js';
 import errorHandler, { sendError } from '../plugins/error-handler.js';
 import mailerPlugin from '../plugins/mailer.js';
@@ -44,7 +45,9 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
         // The factory signature fastify declares is narrower than what it calls it with.
         buildValidator: buildValidator as never,
         // Handlers build every document member by member, so response schemas serve the OpenAPI
-        // document only; compiling a serializer per route and status took most of the start-up time.
+        // document only. Compiled serializers (fast-json-stringify) were measured slower here: JSON:API
+        // documents are unions (included resources of any type, validated per item to pick a branch),
+        // 15% more CPU on the sessions list, and a compile of about a second on a route's first use.
         buildSerializer: () => () => JSON.stringify,
       },
     },
@@ -52,9 +55,20 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   // No route takes text: a text body is 415 like any other unsupported type, not a string to validate.
   app.removeContentTypeParser('text/plain');
   await app.register(errorHandler);
+  await app.register(dbPlugin, {
+    url: config.DATABASE_URL,
+    poolMax: config.DB_POOL_MAX,
+    randomPageCost: config.DB_RANDOM_PAGE_COST,
+    onQuery: options.onQuery,
+  });
+  // Before the conditional requests: an answer is kept before If-None-Match may turn it into a 304.
+  await app.register(readCache, {
+    maxBytes: config.READ_CACHE_MB * 2 ** 20,
+    listen: options.connect !== false && config.ROLE !== 'worker',
+  });
+  await app.register(conditional);
   // Browsers on any origin may call the API (apps built by the generator read their event live); tokens
   // travel in the Authorization header, never in cookies, so no origin gains anything from another's session.
-  await app.register(conditional);
   await app.register(cors, { origin: '*', strictPreflight: false, exposedHeaders: ['Location', 'Retry-After', 'ETag'], maxAge: 600 });
   const served = options.resources ?? resources;
   await app.register(openapi, {
@@ -67,12 +81,6 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
       assistantTag,
       appgenTag,
     ],
-  });
-  await app.register(dbPlugin, {
-    url: config.DATABASE_URL,
-    poolMax: config.DB_POOL_MAX,
-    randomPageCost: config.DB_RANDOM_PAGE_COST,
-    onQuery: options.onQuery,
   });
   await app.register(bossPlugin, { url: config.DATABASE_URL, jobs: jobs(config), work: config.ROLE !== 'api', connect: options.connect });
   await app.register(storagePlugin, { dir: config.STORAGE_DIR, publicUrl: publicUrlOf(config), s3Urls: config.S3_URLS });

@@ -15,6 +15,11 @@ export const ConfigSchema = Type.Object({
     default: 1.1,
     description: "the planner's random_page_cost on the service's connections (PostgreSQL's default 4 models spinning disks)",
   }),
+  READ_CACHE_MB: Type.Number({
+    minimum: 0,
+    default: 64,
+    description: 'memory of each API process for answers to JSON:API reads, kept until the data changes (0: no cache)',
+  }),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   JWT_EXPIRES_IN: Type.Integer({ minimum: 60, default: 86400, description: 'token lifetime in seconds' }),
   SUPER_ADMIN_EMAIL: Type.Optional(Type.String({ pattern: '^[^@\\s]+@[^@\\s]+$' })),
@@ -26,6 +31,12 @@ export const ConfigSchema = Type.Object({
   ROLE: Type.Union([Type.Literal('all'), Type.Literal('api'), Type.Literal('worker')], {
     default: 'all',
     description: 'api serves HTTP, worker runs the background jobs, all does both (also `npm start -- --role <role>`)',
+  }),
+  API_PROCESSES: Type.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 1,
+    description: 'HTTP processes sharing the port (Node cluster); each has its own pool of DB_POOL_MAX connections',
   }),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'SMTP server when the settings name none' })),
   MAIL_FROM: Type.String({ default: 'Open Event <no-reply@localhost>', description: 'sender when the settings name none' }),

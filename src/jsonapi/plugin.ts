@@ -28,6 +28,7 @@ export default fp(
       if (!request.routeOptions.config.jsonapi) return;
       await negotiate(request, reply);
       await app.authenticate(request);
+      if (request.method === 'GET' && request.routeOptions.config.cache !== false && app.readCache?.answer(request, reply)) return reply;
     });
     // Fastify appends "; charset=utf-8" to JSON types; JSON:API forbids media type parameters.
     app.addHook('onSend', async (_request, reply, payload) => {
@@ -37,5 +38,5 @@ export default fp(
     const queries = { list: listQuerySchema(registry), document: documentQuerySchema(registry) };
     for (const model of registry.models.values()) registerResourceRoutes(routeKit(app, registry, model, queries));
   },
-  { name: 'jsonapi', dependencies: ['auth', 'error-handler'] },
+  { name: 'jsonapi', dependencies: ['auth', 'error-handler', 'read-cache'] },
 );

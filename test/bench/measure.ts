@@ -23,6 +23,7 @@ export function requestHeaders(req: BenchRequest, token: string): Record<string,
     accept: JSONAPI,
     ...(req.auth === false ? {} : { authorization: `JWT ${token}` }),
     ...(req.body !== undefined ? { 'content-type': req.contentType ?? JSONAPI } : {}),
+    ...req.headers,
   };
 }
 

@@ -12,15 +12,17 @@ export interface BenchRequest {
   auth?: boolean;
   /** The status every response must have (default 200). */
   status?: number;
+  /** More request headers. */
+  headers?: Record<string, string>;
 }
 
 /** Limits a path must meet; each one present becomes a PASS/FAIL line. */
 export interface Targets {
-  /** route req/s divided by baseline req/s, at least this. */
+  /** route req/s without the read cache divided by baseline req/s, at least this. */
   minRatio?: number;
   /** SQL statements one request sends, at most this. */
   maxStatements?: number;
-  /** median req/s, at least this. */
+  /** median req/s as the service answers by default (read cache on), at least this. */
   minRps?: number;
   /**
    * No statement's generic plan has a sequential scan, except on the tables listed in `smallTables`

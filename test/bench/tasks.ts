@@ -9,9 +9,10 @@ export interface TaskTiming {
 const headers = (token: string) => ({ authorization: `JWT ${token}`, accept: 'application/json' });
 
 /** Polls a task URL until it is no longer WAITING; answers its document. */
-async function settle(origin: string, token: string, taskUrl: string) {
+async function settle(origin: string, token: string | undefined, taskUrl: string) {
   for (;;) {
-    const task = (await (await fetch(origin + taskUrl, { headers: headers(token) })).json()) as { state: string; result: Record<string, string> };
+    const res = await fetch(origin + taskUrl, { headers: token ? headers(token) : { accept: 'application/json' } });
+    const task = (await res.json()) as { state: string; result: Record<string, string> };
     if (task.state !== 'WAITING') return task;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -64,4 +65,24 @@ export async function transferTimings(origin: string, token: string, eventId: nu
     if (task.state !== 'SUCCESS') throw new Error(`import ended ${task.state}: ${JSON.stringify(task.result)}`);
   });
   return { archiveBytes: exported.value.length, export: exported.timing, import: imported.timing };
+}
+
+/**
+ * Builds the installable app of the benchmark's event through `POST /api/api.php` (the builder runs
+ * in this process and reads the event over HTTP, every session and speaker): the wall time from the
+ * request to SUCCESS and the resident memory it took.
+ */
+export async function appBuildTiming(origin: string, eventId: number) {
+  const built = await timed(async () => {
+    const started = await fetch(`${origin}/api/api.php`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ email: 'bench@example.com', app_name: 'Bench App', endpoint: `${origin}/v1/events/${eventId}` }),
+    });
+    const answer = (await started.json()) as { task_url?: string };
+    if (!answer.task_url) throw new Error(`app build refused: ${JSON.stringify(answer)}`);
+    const task = await settle(origin, undefined, answer.task_url);
+    if (task.state !== 'SUCCESS') throw new Error(`app build ended ${task.state}: ${JSON.stringify(task.result)}`);
+  });
+  return built.timing;
 }
