@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { users } from '../db/schema/index.js';
 import type { Caller } from '../src/auth/caller.js';
 import { unauthorized } from '../src/jsonapi/errors.js';
+import { wantsFresh } from './read-cache.js';
 
 export interface AuthOptions {
   secret: string;
@@ -20,7 +21,7 @@ declare module 'fastify' {
     /** Sets `request.caller` from the Authorization header; 401 for a bad, expired or orphaned token. */
     authenticate(request: FastifyRequest): Promise<void>;
     /** The live account a token names; 401 for a bad, expired or orphaned token. */
-    callerOf(token: string): Promise<Caller>;
+    callerOf(token: string, fresh?: boolean): Promise<Caller>;
     issueToken(userId: number): string;
   }
 }
@@ -53,7 +54,8 @@ export default fp(
 
     app.decorate('issueToken', (userId: number) => app.jwt.sign({ identity: userId }, { sub: String(userId) }));
 
-    app.decorate('callerOf', async (token: string): Promise<Caller> => {
+    // `fresh`: read the account even when the read cache holds it (Cache-Control: no-cache).
+    app.decorate('callerOf', async (token: string, fresh = false): Promise<Caller> => {
       let identity: unknown;
       try {
         identity = app.jwt.verify<{ identity: number }>(token).identity;
@@ -72,14 +74,14 @@ export default fp(
           .limit(1);
         return caller;
       };
-      const caller = await (app.readCache ? app.readCache.caller(identity as number, load) : load());
+      const caller = await (app.readCache && !fresh ? app.readCache.caller(identity as number, load) : load());
       if (!caller) throw unauthorized('The account of this token no longer exists');
       return caller;
     });
 
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const token = tokenOf(request);
-      if (token !== undefined) request.caller = await app.callerOf(token);
+      if (token !== undefined) request.caller = await app.callerOf(token, wantsFresh(request));
     });
   },
   { name: 'auth', dependencies: ['db'] },

@@ -4,6 +4,9 @@ import fp from 'fastify-plugin';
 /** The channel the database's change triggers notify (migration 0010), once per changed table and transaction. */
 export const CHANGE_CHANNEL = 'oe_change';
 
+/** `Cache-Control: no-cache` (or no-store) on a request: answer it from the database. */
+export const wantsFresh = (request: FastifyRequest) => /\bno-(cache|store)\b/i.test(request.headers['cache-control'] ?? '');
+
 interface Entry {
   payload: string;
   type: string;
@@ -22,7 +25,7 @@ interface Pending {
  * client reads its own writes here at once and other processes' writes as soon as their
  * notification arrives (milliseconds). An answer computed while the generation moved on is not
  * kept. The caller lookup of a token is memoized under the same rule (a deleted or demoted account
- * is a change). `Cache-Control: no-cache` on a request skips the lookup.
+ * is a change). `Cache-Control: no-cache` on a request skips both lookups.
  */
 export class ReadCache {
   private entries = new Map<string, Entry>();
@@ -60,7 +63,7 @@ export class ReadCache {
    */
   answer(request: FastifyRequest, reply: FastifyReply): boolean {
     const key = `${request.caller?.id ?? 0} ${request.headers.accept ?? ''} ${request.url}`;
-    const entry = /\bno-cache\b/i.test(request.headers['cache-control'] ?? '') ? undefined : this.entries.get(key);
+    const entry = wantsFresh(request) ? undefined : this.entries.get(key);
     if (!entry) {
       this.pending.set(request, { key, generation: this.generation });
       return false;

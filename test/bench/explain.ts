@@ -11,8 +11,9 @@ export interface Plan {
  * The generic plans (PostgreSQL 16+: `EXPLAIN (GENERIC_PLAN)`, no parameter values needed) of the
  * captured SELECT statements, so a benchmark can show which ones scan whole tables.
  */
-export async function explainAll(url: string, statements: string[]): Promise<Plan[]> {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
+export async function explainAll(url: string, statements: string[], randomPageCost: number): Promise<Plan[]> {
+  // Planned as the service's own connections plan them (DB_RANDOM_PAGE_COST).
+  const sql = postgres(url, { max: 1, onnotice: () => {}, connection: { random_page_cost: randomPageCost } });
   try {
     const plans: Plan[] = [];
     for (const statement of statements) {

@@ -93,10 +93,10 @@ export function benchPaths(seed: Seeded): BenchPath[] {
     read('GET /v1/pages?page[size]=20', `/v1/pages${query(page)}`, { ...READ_TARGETS, maxStatements: 1 }),
     read('GET /v1/settings/1', '/v1/settings/1', { ...READ_TARGETS, maxStatements: 1 }),
     {
-      name: 'POST /v1/sessions (organizer)',
+      name: 'POST /v1/sessions (organizer, into another event)',
       method: 'POST',
       path: '/v1/sessions',
-      body: { data: { type: 'session', attributes: { title: 'Benchmarked', state: 'accepted' }, relationships: { event: { data: { type: 'event', id: String(seed.event.id) } } } } },
+      body: { data: { type: 'session', attributes: { title: 'Benchmarked', state: 'accepted' }, relationships: { event: { data: { type: 'event', id: String(seed.otherEventId) } } } } },
       status: 201,
       issue: 9,
       targets: { maxStatements: 6 },

@@ -8,6 +8,8 @@ export interface Seeded {
   users: number;
   /** The published event with many sessions and speakers. */
   event: { id: number; sessions: number; speakers: number };
+  /** A published event of the other 99, where the session create benchmark writes (the large event stays as seeded). */
+  otherEventId: number;
 }
 
 const ADMIN_EMAIL = 'admin@bench.example.com';
@@ -58,9 +60,10 @@ export async function seed(url: string, { users = 10_000, sessions = 5_000, spea
     const [admin] = await sql<{ id: number }[]>`insert into users (email, password_hash, name, is_admin, is_super_admin)
               values (${ADMIN_EMAIL}, ${hash}, 'Bench Super Admin', true, true) returning id`;
     const event = await seedEvent(sql, admin!.id, sessions, speakers);
+    const [other] = await sql<{ id: number }[]>`select id from events where identifier = 'other1'`;
     // The steady state autovacuum reaches: statistics, hint bits and a visibility map (index-only scans).
     await sql.unsafe('vacuum analyze');
-    return { adminEmail: ADMIN_EMAIL, adminPassword: PASSWORD, users, event: { id: event, sessions, speakers } };
+    return { adminEmail: ADMIN_EMAIL, adminPassword: PASSWORD, users, event: { id: event, sessions, speakers }, otherEventId: other!.id };
   } finally {
     await sql.end();
   }

@@ -115,6 +115,11 @@ t.test('Cache-Control: no-cache reads afresh', async (t) => {
   resetQueries();
   await trackName(app, undefined, { 'cache-control': 'no-cache' });
   t.ok(queries.length > 0, 'the request ran its SQL');
+  await trackName(app, cast.owner.token);
+  await trackName(app, cast.owner.token);
+  resetQueries();
+  await trackName(app, cast.owner.token, { 'cache-control': 'no-cache' });
+  t.ok(queries.some((q) => /from "users"/.test(q)), 'and read the account of its token afresh');
 });
 
 t.test('only 200 answers of cacheable reads are kept', async (t) => {
