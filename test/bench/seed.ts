@@ -130,7 +130,7 @@ async function seedEvent(sql: postgres.Sql, owner: number, sessions: number, spe
 
 /**
  * 99 more events (every third a draft, owned by seeded users) with 5 tracks, 3 rooms, 2 session
- * types, 10 sessions and 10 speakers each: the event, track and session tables hold other events' rows, as they would in
+ * types, 10 sessions, 10 speakers and 30 custom form fields each: the event, track and session tables hold other events' rows, as they would in
  * production, so plans that only work on a one-event database would show.
  */
 async function otherEvents(sql: postgres.Sql, owner: number) {
@@ -153,4 +153,8 @@ async function otherEvents(sql: postgres.Sql, owner: number) {
   await sql`insert into speakers (event_id, name, email)
             select e.id, 'Person ' || g, 'p' || g || '-' || e.id || '@bench.example.com'
             from events e cross join generate_series(1, 10) as g where e.identifier like 'other%'`;
+  // Every event has its forms, as the service creates them with each event.
+  await sql`insert into custom_forms (event_id, form, field_identifier, type, is_required, is_included)
+            select e.id, (array['speaker','session','attendee'])[1 + g % 3], 'field' || g, 'text', g % 2 = 0, true
+            from events e cross join generate_series(1, 30) as g where e.identifier like 'other%'`;
 }
