@@ -19,7 +19,8 @@ export default fp(
           description:
             'JSON:API 1.0 event service. Bodies and answers use `application/vnd.api+json`; every failure ' +
             'answers with an `ErrorDocument`. Send the token from `POST /v1/auth/login` as `Authorization: JWT <token>`. ' +
-            'GET answers carry a weak `ETag`; send it back as `If-None-Match` to get 304 while nothing changed.',
+            'GET answers carry a weak `ETag`; send it back as `If-None-Match` to get 304 while nothing changed. ' +
+            'Reads may be answered from the API process\'s cache, dropped at every change; `Cache-Control: no-cache` reads afresh.',
         },
         tags,
         components: {

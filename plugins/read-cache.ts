@@ -7,6 +7,9 @@ export const CHANGE_CHANNEL = 'oe_change';
 /** `Cache-Control: no-cache` (or no-store) on a request: answer it from the database. */
 export const wantsFresh = (request: FastifyRequest) => /\bno-(cache|store)\b/i.test(request.headers['cache-control'] ?? '');
 
+/** Accounts memoized at most (a few hundred bytes each). */
+const MAX_CALLERS = 10_000;
+
 interface Entry {
   payload: string;
   type: string;
@@ -53,7 +56,10 @@ export class ReadCache {
     if (this.callers.has(id)) return this.callers.get(id) as T;
     const generation = this.generation;
     const caller = await load();
-    if (generation === this.generation) this.callers.set(id, caller);
+    if (generation !== this.generation) return caller;
+    // Bounded like the answers: a flood of distinct tokens starts the memo over.
+    if (this.callers.size >= MAX_CALLERS) this.callers.clear();
+    this.callers.set(id, caller);
     return caller;
   }
 

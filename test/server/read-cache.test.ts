@@ -81,6 +81,11 @@ t.test('a write through this process is read back at once', async (t) => {
   });
   t.equal(patched.status, 200);
   t.equal(await trackName(), 'Renamed', 'no stale answer after the write');
+  // Without a commit there is no notification: only the process's own clearing can empty the cache.
+  await until('the read kept', async () => (await trackName(), app.readCache!.size > 0 ? true : undefined), 5000);
+  const refused = await call(app, { method: 'PATCH', url: `/v1/tracks/${track}`, body: { data: { type: 'track', id: track } } });
+  t.equal(refused.status, 401);
+  t.equal(app.readCache!.size, 0, 'a write request clears the cache before its answer leaves');
 });
 
 t.test("another process's write and a write by SQL are seen once notified", async (t) => {

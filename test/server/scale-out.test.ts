@@ -4,7 +4,6 @@
  * read-cache listener), reopens a cut notification connection, replaces a process that dies, and
  * stops them all on SIGTERM.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,9 +12,7 @@ import t from 'tap';
 import { migrationsFolder, runMigrations } from '../../db/migrate.js';
 import { TEST_SECRET, until } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
-
-// tap preloads its own hooks (signal handling among them) into child processes through these.
-const { NODE_OPTIONS: _nodeOptions, ...cleanEnv } = process.env;
+import { startServerProcess } from '../helpers/server-process.js';
 
 /** Pids of the live node processes whose parent is `pid` (Linux /proc; tsx's esbuild is not one). */
 async function children(pid: number): Promise<number[]> {
@@ -52,9 +49,8 @@ t.test('API_PROCESSES=2: one port, two processes, a dead one replaced, SIGTERM s
     await db.drop();
     await rm(dataDir, { recursive: true, force: true });
   });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', '--role', 'api'], {
-    env: {
-      ...cleanEnv,
+  const server = startServerProcess(
+    {
       DATABASE_URL: db.url,
       PORT: '0',
       HOST: '127.0.0.1',
@@ -67,16 +63,14 @@ t.test('API_PROCESSES=2: one port, two processes, a dead one replaced, SIGTERM s
       ASSISTANT_SETTINGS_DIR: join(dataDir, 'settings'),
       SKILL_REPO_DIR: join(dataDir, 'skills'),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => void (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => void (output += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    ['--role', 'api'],
+  );
+  const { child, exited } = server;
   t.teardown(() => void (child.exitCode === null && child.kill('SIGKILL')));
 
-  const port = await until('the banner', async () => /^API:\s+http:\/\/localhost:(\d+)\/v1$/m.exec(output)?.[1], 60_000);
-  t.match(output, /^Processes:\s+2 /m, 'the banner names two processes');
+  const port = /:(\d+)\/v1$/.exec((await server.urls).API!)![1];
+  const banner = await until('the whole banner', async () => (/^Database:/m.test(server.output()) ? server.output() : undefined));
+  t.match(banner, /^Processes:\s+2 /m, 'the banner names two processes');
   const origin = `http://127.0.0.1:${port}`;
   const statuses = await Promise.all(Array.from({ length: 20 }, () => fetch(`${origin}/v1/events`).then((r) => r.status)));
   t.same([...new Set(statuses)], [200], 'the shared port answers');

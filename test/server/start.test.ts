@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,32 +5,9 @@ import postgres from 'postgres';
 import t from 'tap';
 import { createTestDatabase } from '../helpers/database.js';
 import { JSONAPI, TEST_SECRET } from '../helpers/app.js';
+import { startServerProcess } from '../helpers/server-process.js';
 
 const ADMIN = { email: 'root@example.com', password: 'a long bootstrap password' };
-
-// tap preloads its own hooks (signal handling among them) into child processes through these.
-const { NODE_OPTIONS: _nodeOptions, ...cleanEnv } = process.env;
-
-/** `src/server.ts` as `npm start` runs it; resolves with the URLs it prints once it listens. */
-function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: { ...cleanEnv, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const urls = new Promise<Record<string, string>>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = Object.fromEntries([...output.matchAll(/^([^:\n]+):\s+(http\S+)$/gm)].map((m) => [m[1]!.trim(), m[2]!]));
-      if (found.API && found['Swagger UI'] && found['OpenAPI document']) resolve(found);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-    void exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${output}`)));
-  });
-  return { child, urls, exited };
-}
 
 async function login(api: string) {
   const res = await fetch(`${api.replace(/\/v1$/, '')}/v1/auth/login`, {
@@ -61,7 +37,7 @@ t.test('npm start migrates an empty database, bootstraps the super admin, serves
   };
 
   for (const round of ['first start', 'second start (idempotent)']) {
-    const server = startServer(env);
+    const server = startServerProcess(env);
     t.teardown(() => void server.child.kill('SIGKILL'));
     const urls = await server.urls;
     t.match(urls.API, /^http:\/\/localhost:\d+\/v1$/, `${round}: prints the API URL`);

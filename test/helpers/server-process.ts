@@ -1,0 +1,29 @@
+import { spawn } from 'node:child_process';
+
+// tap (and tsx, under make bench) preload their hooks into child processes through NODE_OPTIONS;
+// the server is started the way `npm start` starts it instead.
+const { NODE_OPTIONS: _nodeOptions, ...cleanEnv } = process.env;
+
+/**
+ * `src/server.ts` as `npm start` runs it (`args`: e.g. `--role api`). `urls` resolves with the URLs
+ * its banner prints (API, Swagger UI, OpenAPI document) once it listens, and rejects if it exits
+ * first; `output()` is everything it printed so far.
+ */
+export function startServerProcess(env: Record<string, string>, args: string[] = []) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...args], {
+    env: { ...cleanEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const urls = new Promise<Record<string, string>>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = Object.fromEntries([...output.matchAll(/^([^:\n]+):\s+(http\S+)$/gm)].map((m) => [m[1]!.trim(), m[2]!]));
+      if (found.API && found['Swagger UI'] && found['OpenAPI document']) resolve(found);
+    });
+    child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+    void exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${output}`)));
+  });
+  return { child, urls, exited, output: () => output };
+}
