@@ -1,5 +1,5 @@
 # The one test command is `make test`; `npm start` runs the service.
-.PHONY: test typecheck openapi sdk bench migration start
+.PHONY: test typecheck openapi sdk bench soak migration start
 
 test: typecheck
 	npx tsx test/run.ts
@@ -18,6 +18,10 @@ sdk:
 
 bench:
 	npx tsx test/bench/run.ts
+
+# A steady mixed load for SOAK_MINUTES (10) against `npm start`: errors and server memory over time, PASS/FAIL.
+soak:
+	npx tsx test/soak/run.ts
 
 # After changing db/schema/*.ts: writes the next SQL migration (NAME=what_changed).
 migration:
