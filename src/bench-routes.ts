@@ -1,7 +1,9 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import { settings, users } from '../db/schema/index.js';
 import { verifyPassword } from './auth/password.js';
+import { notFound } from './jsonapi/errors.js';
 import { fetchRelated, relatedCondition } from './jsonapi/loader.js';
 import type { Model } from './jsonapi/model.js';
 import { Registry } from './jsonapi/model.js';
@@ -10,13 +12,24 @@ import { listQuerySchema, parseDocumentQuery, parseListQuery, type IncludeTree, 
 import type { Row, ToManySpec } from './jsonapi/resource.js';
 import { resources } from './resources/index.js';
 
+const isLoopback = (address: string | undefined) =>
+  !!address && ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
+
 /**
  * Baseline routes for `make bench` (mounted only with BENCH_ROUTES=true): the same authentication
  * and the same SQL as a JSON:API read, through the same driver, answering the raw rows, so the
  * ratio between the two measures what the JSON:API layer costs (documents, links, serialisation).
  * `/bench/baseline/<path>` mirrors `GET /v1/<path>` for a list, a record, or a record's related list.
+ * Raw rows skip every policy that shapes documents (the settings row holds its secrets), so they
+ * exist only for callers on this machine, where the bench runs.
  */
 export default async function benchRoutes(app: FastifyInstance) {
+  // Both the peer and, behind TRUST_PROXY, the client it speaks for; to others as if there were no route.
+  app.addHook('onRequest', async (request) => {
+    if (!isLoopback(request.socket.remoteAddress) || !isLoopback(request.ip)) {
+      throw notFound(`No route for ${request.method} ${request.url.split('?')[0]}`);
+    }
+  });
   const registry = new Registry(resources);
   const byPath = new Map([...registry.models.values()].map((m) => [m.spec.path, m]));
   const querystring = listQuerySchema(registry);

@@ -44,7 +44,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
           "language's `images` folder and committed.",
         consumes: ['multipart/form-data'],
         response: {
-          200: Type.Ref(AssistantAnswer, { description: '`accepted` true, or false with the reason (no image, name missing or taken)' }),
+          200: Type.Ref(AssistantAnswer, { description: '`accepted` true, or false with the reason (no image, image name missing or taken, skill already there: nothing is written)' }),
           ...failures([400, 401, 413, 422]),
         },
       },
@@ -73,6 +73,10 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
         if (!imageName || (await repo.exists(join(folder, 'images', imageName)))) {
           return answer({ accepted: false, message: 'The Image name are not given or Image with same name is already present ' });
         }
+        const skill = fields.skill ? checkedName('skill', fields.skill) : undefined;
+        const skillFile = skill ? join(folder, `${skill}.txt`) : undefined;
+        // The reference's refusal, naming the path inside the repository rather than on this server's disk.
+        if (skillFile && (await repo.exists(skillFile))) return answer({ accepted: false, message: `The '${skillFile}' already exists.` });
         const jpeg = await sharp(image, { limitInputPixels: limits.maxPixels })
           .resize(512, 512, { fit: 'fill' })
           .flatten({ background: '#ffffff' })
@@ -82,8 +86,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
             throw new AssistantError(422, 'The image could not be read');
           });
         const files: Record<string, Buffer | string> = { [join(folder, 'images', imageName)]: jpeg };
-        const skill = fields.skill ? checkedName('skill', fields.skill) : undefined;
-        if (skill) files[join(folder, `${skill}.txt`)] = fields.content ?? '';
+        if (skillFile) files[skillFile] = fields.content ?? '';
         await repo.commit(files, caller.email, skill ? `Created ${skill}` : `Added image ${imageName}`);
         if (skill) await upsertSkill(app, where, skill, caller, imageName);
         return answer({ accepted: true, message: skill ? `Skill ${skill} created` : `Image ${imageName} stored` });

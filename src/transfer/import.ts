@@ -72,10 +72,15 @@ export interface ImportedEvent {
   identifier: string;
 }
 
+export interface ImportLimits extends ArchiveLimits {
+  /** Inflated size of any one JSON file of the archive: each is parsed whole, in memory. */
+  maxJsonBytes: number;
+}
+
 export interface ImportContext {
   app: FastifyInstance;
   userId: number;
-  limits: ArchiveLimits;
+  limits: ImportLimits;
   /** Writes the progress text of the task (outside the import's transaction, so pollers see it). */
   progress(status: string): Promise<void>;
 }
@@ -98,7 +103,7 @@ export async function importArchive(
     if (!entry) return undefined;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(files.get(entry)!().toString('utf8'));
+      parsed = JSON.parse(files.get(entry)!(ctx.limits.maxJsonBytes).toString('utf8'));
     } catch (err) {
       if (err instanceof ArchiveError) throw err;
       throw new ImportError(`File ${entry} is not valid JSON`);

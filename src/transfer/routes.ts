@@ -11,7 +11,7 @@ import { MULTIPART_OPTIONS, withUploads } from '../files/upload.js';
 import { badRequest, notFound } from '../jsonapi/errors.js';
 import { errorResponses } from '../jsonapi/routes.js';
 import { API_PREFIX } from '../jsonapi/serialize.js';
-import { integerId } from '../jsonapi/values.js';
+import { hasNul, integerId } from '../jsonapi/values.js';
 import { requireRole } from '../resources/events/access.js';
 import { EXPORT_QUEUE, IMPORT_QUEUE } from './jobs.js';
 
@@ -62,6 +62,8 @@ const taskUrl = (id: string) => `${API_PREFIX}/tasks/${id}`;
 
 /** The live event a path names by id or identifier. */
 async function eventNamed(app: FastifyInstance, named: string): Promise<number> {
+  // No identifier holds a NUL (PostgreSQL text cannot), and comparing one would be a database error.
+  if (hasNul(named)) throw notFound('Event not found');
   const id = integerId(named);
   const [row] = await app.db
     .select({ id: events.id })

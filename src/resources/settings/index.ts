@@ -13,7 +13,8 @@ const TAG = 'Settings';
 const SELF = `${API_PREFIX}/settings/1`;
 
 const resourceSchema = ($id: string, fields: Record<string, TSchema>, description: string) => {
-  const attributes = Type.Object(fields, { additionalProperties: false });
+  // `fields[setting]` may name any subset, so no attribute is certain to be there.
+  const attributes = Type.Partial(Type.Object(fields, { additionalProperties: false }));
   return Type.Object(
     { type: Type.Literal('setting'), id: Type.Literal('1'), attributes, links: Type.Ref('ResourceLinks') },
     { $id, description },
@@ -31,7 +32,8 @@ const SettingLimited = resourceSchema(
 );
 const SettingDocument = Type.Object(
   {
-    data: Type.Unsafe({ oneOf: [Type.Ref(SettingFull), Type.Ref(SettingLimited)] }),
+    // anyOf: a limited answer, or a sparse one, is also a valid full one.
+    data: Type.Unsafe({ anyOf: [Type.Ref(SettingFull), Type.Ref(SettingLimited)] }),
     links: Type.Ref('ResourceLinks'),
     jsonapi: Type.Ref('JsonApiVersion'),
   },
