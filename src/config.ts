@@ -102,7 +102,7 @@ export const ConfigSchema = Type.Object({
   TRUST_PROXY: Type.Optional(
     Type.String({ minLength: 1, description: 'comma-separated addresses or CIDRs of the load balancers whose X-Forwarded-For gives the client address' }),
   ),
-  BENCH_ROUTES: Type.Boolean({ default: false, description: 'mount the /bench baseline routes used by make bench' }),
+  BENCH_ROUTES: Type.Boolean({ default: false, description: 'mount the /bench baseline routes used by make bench (loopback callers only; never in production)' }),
 });
 export type Config = Static<typeof ConfigSchema> & { JWT_SECRET: string };
 /** How remote files (images, media) may be fetched. */

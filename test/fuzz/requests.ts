@@ -139,9 +139,19 @@ function assistantHints(fw: FuzzWorld): Record<string, string[]> {
   };
 }
 
+/** Arbitraries shared by the operations of a run (building them compiles schemas): key -> arbitrary. */
+const built = new WeakMap<FuzzWorld, Map<string, fc.Arbitrary<string>>>();
+
 function queryValueOf(op: Operation, parameter: Schema, fw: FuzzWorld, options: SchemaOptions): fc.Arbitrary<string> {
   const name = parameter.name as string;
-  const fromSchema = arbitraryOf(parameter.schema ?? { type: 'string' }, options).map(String);
+  const key = `${op.primaryType ?? ''} ${name} ${JSON.stringify(parameter.schema)}`;
+  const cache = built.get(fw) ?? built.set(fw, new Map()).get(fw)!;
+  if (!cache.has(key)) cache.set(key, buildQueryValue(op, name, parameter.schema ?? { type: 'string' }, fw, options));
+  return cache.get(key)!;
+}
+
+function buildQueryValue(op: Operation, name: string, schema: Schema, fw: FuzzWorld, options: SchemaOptions): fc.Arbitrary<string> {
+  const fromSchema = arbitraryOf(schema, options).map(String);
   const info = op.primaryType ? resources.get(op.primaryType) : undefined;
   const fields = /^fields\[(.+)\]$/.exec(name)?.[1];
   if (fields) {

@@ -22,7 +22,7 @@ t.test('the coverage check names a route without an entry, an entry without a ro
     'GET /metrics: a route of no face (add it to faceOf and MATRIX)',
     'DELETE /cms/skills.json: the app serves it, MATRIX has no entry',
   ]);
-  t.same(coverageProblems([...routes, 'HEAD /v1/pages/{id}/preview'], 'v1-write'), ['HEAD /v1/pages/{id}/preview: the app serves it, MATRIX has no entry'], 'a HEAD route without its GET twin needs an entry');
+  t.same(coverageProblems([...routes, 'HEAD /v1/pages/{id}/preview'], 'v1-read'), ['HEAD /v1/pages/{id}/preview: the app serves it, MATRIX has no entry'], 'a HEAD route without its GET twin needs an entry');
 });
 
 t.test('app generator routes x callers', async (t) => {

@@ -7,6 +7,7 @@ import type { Config } from '../../config.js';
 import { conflict, forbidden, notFound } from '../../jsonapi/errors.js';
 import { errorResponses } from '../../jsonapi/routes.js';
 import { API_PREFIX } from '../../jsonapi/serialize.js';
+import { hasNul } from '../../jsonapi/values.js';
 import { mailLimitsOf, takeMails } from '../../rate-limits/mail.js';
 import { handlesOrder } from '../orders/policy.js';
 import { receiptMails } from './receipt.js';
@@ -58,6 +59,8 @@ export default async function sendReceiptRoute(app: FastifyInstance, { config }:
     async (request) => {
       const caller = loggedIn(request);
       const identifier = (request.body as Static<typeof SendReceiptRequest>)['order-identifier'];
+      // No identifier holds a NUL (PostgreSQL text cannot), and comparing one would be a database error.
+      if (hasNul(identifier)) throw notFound('Order not found');
       const [order] = await app.db
         .select({
           identifier: orders.identifier,
