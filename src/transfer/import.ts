@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
@@ -11,7 +12,8 @@ import { valueKind, type Model } from '../jsonapi/model.js';
 import { attributeValues } from '../jsonapi/operations.js';
 import { newIdentifier } from '../resources/events/index.js';
 import { makeAjv } from '../validation.js';
-import { extensionOf, uniqueKey } from '../files/upload.js';
+import { extensionOf } from '../files/upload.js';
+import { TaskEnded } from '../jobs/task-job.js';
 import { FILES, linksOf, modelOf, snake, type ArchiveFile } from './format.js';
 import { ArchiveError, openArchive, type ArchiveLimits } from './zip.js';
 
@@ -83,6 +85,11 @@ export interface ImportContext {
   limits: ImportLimits;
   /** Writes the progress text of the task (outside the import's transaction, so pollers see it). */
   progress(status: string): Promise<void>;
+  /**
+   * Where the archive's media files are stored: a folder of the task, each file named after its path
+   * in the archive, so that a retry overwrites what an attempt whose worker died had stored.
+   */
+  mediaFolder: string;
 }
 
 /**
@@ -114,16 +121,16 @@ export async function importArchive(
   if (!contents[0]!.records?.[0]) throw new ImportError('The archive has no event file');
 
   const backend = await ctx.app.storage.select();
-  const stored: string[] = [];
+  /** URLs of the media stored so far, by their key. */
+  const stored = new Map<string, string>();
   /** A media path of the archive (`images/logo.png`, `/images/logo`) stored in the configured storage; null when absent. */
   const media = async (path: string) => {
     const name = path.replace(/^\/+/, '');
     const entry = files.has(name) ? name : [...files.keys()].find((n) => n.replace(/\.[^/.]+$/, '') === name);
     if (!entry) return null;
-    const key = uniqueKey('imports/media', extensionOf(basename(entry)));
-    const url = await backend.put(key, files.get(entry)!());
-    stored.push(key);
-    return url;
+    const key = `${ctx.mediaFolder}/${createHash('sha256').update(entry).digest('hex').slice(0, 32)}${extensionOf(basename(entry))}`;
+    if (!stored.has(key)) stored.set(key, await backend.put(key, files.get(entry)!()));
+    return stored.get(key)!;
   };
   try {
     return await ctx.app.db.transaction(async (tx) => {
@@ -150,7 +157,8 @@ export async function importArchive(
       return { ...event!, url: await done(tx, event!) };
     });
   } catch (err) {
-    await Promise.allSettled(stored.map((key) => backend.remove(key)));
+    // A task ended meanwhile by another run of its job: that run's event uses these very files.
+    if (!(err instanceof TaskEnded)) await Promise.allSettled([...stored.keys()].map((key) => backend.remove(key)));
     throw err;
   }
 }

@@ -5,7 +5,7 @@
  * zip, one imported event with every record (the killed attempt's rows rolled back with its
  * connection), one app zip, and one mail each.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AdmZip from 'adm-zip';
 import t from 'tap';
@@ -67,7 +67,8 @@ for (const title of ['Opening', 'Closing']) {
 function largeArchive() {
   const zip = new AdmZip();
   const json = (name: string, value: unknown) => zip.addFile(name, Buffer.from(JSON.stringify(value)));
-  json('event.json', { id: 1, name: IMPORTED, starts_at: '2031-03-01T09:00:00Z', ends_at: '2031-03-02T18:00:00Z', timezone: 'UTC' });
+  json('event.json', { id: 1, name: IMPORTED, starts_at: '2031-03-01T09:00:00Z', ends_at: '2031-03-02T18:00:00Z', timezone: 'UTC', logo_url: 'images/logo.png' });
+  zip.addFile('images/logo.png', logo);
   json('speakers.json', Array.from({ length: SPEAKERS }, (_, i) => ({ id: i + 1, name: `Speaker ${i + 1}`, organisation: 'Org' })));
   json('sessions.json', Array.from({ length: SESSIONS }, (_, i) => ({ id: i + 1, title: `Talk ${i + 1}`, speaker_ids: [(i % SPEAKERS) + 1] })));
   return zip.toBuffer();
@@ -115,9 +116,11 @@ const killedAt = {
   app: await jobOf('app-build', taskIdOf(tasks.app)),
   import: await jobOf('event-import', taskIdOf(tasks.import)),
 };
+const importMedia = () => readdir(join(service.storage, 'imports', 'media', taskIdOf(tasks.import))).catch(() => []);
 const afterKill = {
   importState: (await sql<{ state: string }[]>`select state from tasks where id = ${taskIdOf(tasks.import)}`)[0]!.state,
   imported: await importedEvents(),
+  media: await importMedia(),
 };
 
 // ---- a new worker picks the jobs up ----
@@ -137,6 +140,7 @@ t.test('the worker was killed with the three jobs running', async (t) => {
   t.match(progress, /^Importing sessions/, 'the import was past its event and speakers');
   t.equal(afterKill.importState, 'WAITING', 'the import had not ended');
   t.strictSame(afterKill.imported, [], 'nothing of the killed import is left: its transaction died with its connection');
+  t.equal(afterKill.media.length, 1, 'but it had stored the logo of the archive');
 });
 
 t.test('each job was retried once on the new worker and succeeded', async (t) => {
@@ -187,6 +191,11 @@ t.test('import: one event with every record, one mail, one notification', async 
   t.equal(await mailsOf('import-done'), 1, 'one mail recorded');
   const [notes] = await sql`select count(*)::int as n from notifications where user_id = ${Number(owner.id)}`;
   t.equal(notes!.n, 1, 'one notification');
+  const media = await importMedia();
+  t.equal(media.length, 1, 'the logo stored once: the retry overwrote what the killed attempt stored');
+  const [event] = await sql`select logo_url from events where id = ${ids[0]!}`;
+  t.ok((event!.logo_url as string).endsWith(`/imports/media/${taskIdOf(tasks.import)}/${media[0]}`), 'the event shows that file');
+  t.same(await readFile(join(service.storage, 'imports', 'media', taskIdOf(tasks.import), media[0]!)), logo, 'whole');
   const [archives] = await sql`select count(*)::int as n from import_archives`;
   t.equal(archives!.n, 0, 'the uploaded archive is gone');
 });

@@ -2,7 +2,7 @@
  * What the contract fuzzer (contract.test.ts) found, each as the request that showed it: the answer a
  * client now gets, that it is in the OpenAPI contract, and that nothing was written.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { buildTestApp, call, JSONAPI } from '../helpers/app.js';
 import { conformanceErrors } from '../helpers/conformance.js';
 import { buildWorld, rel, snapshotOf } from '../helpers/events.js';
@@ -23,7 +23,7 @@ const order = await call(app, {
 const before = await snapshot();
 
 /** The answer conforms to the document for the route it reached. */
-function inContract(t: Tap.Test, method: string, route: string, res: { status: number; headers: Record<string, unknown>; body: unknown }) {
+function inContract(t: Test, method: string, route: string, res: { status: number; headers: Record<string, unknown>; body: unknown }) {
   const body = res.body === undefined ? undefined : JSON.stringify(res.body);
   t.same(conformanceErrors({ method, route, status: res.status, contentType: String(res.headers['content-type']), body }), [], `${method} ${route} ${res.status} is in the contract`);
 }

@@ -1,7 +1,7 @@
 /**
- * The bench baselines answer raw rows (the settings with their secrets): they exist only with
- * BENCH_ROUTES=true, and even then only for callers on this machine; anyone else gets the 404 of a
- * route that is not there, with no row in it.
+ * The bench baselines answer raw rows (the settings with their secrets). With BENCH_ROUTES=true they
+ * serve only callers on this machine; anyone else gets the 404 of a route that is not there, with no
+ * row in it. Without BENCH_ROUTES they are not mounted at all: test/security/deployment-defaults.test.ts.
  */
 import t from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
@@ -49,12 +49,10 @@ t.test('with BENCH_ROUTES: loopback callers only', async (t) => {
   t.ok(settings.body.includes(SECRET), 'what the loopback caller gets is the raw row, secrets and all');
 });
 
-t.test('without BENCH_ROUTES the routes do not exist, not even for loopback callers', async (t) => {
-  const { app } = await buildTestApp(t);
-  for (const route of routes('1')) {
-    const res = await app.inject({ ...route });
-    t.equal(res.statusCode, 404, `${route.method} ${route.url}: 404`);
-    t.equal(res.json().errors?.[0]?.detail, `No route for ${route.method} ${route.url}`);
-  }
-  t.notOk(app.hasRoute({ method: 'GET', url: '/bench/baseline/settings/:id' }), 'no bench route is mounted');
+t.test('behind a proxy on this machine (TRUST_PROXY), the client it forwards for must be local too', async (t) => {
+  const { app } = await buildTestApp(t, { BENCH_ROUTES: 'true', TRUST_PROXY: '127.0.0.1' });
+  const url = '/bench/baseline/settings/1';
+  const forwarded = (client: string) => app.inject({ url, remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': client } });
+  t.equal((await forwarded('203.0.113.5')).statusCode, 404, 'a remote client through the local proxy: 404');
+  t.equal((await forwarded('127.0.0.1')).statusCode, 200, 'a local client through it: served');
 });

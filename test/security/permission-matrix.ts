@@ -13,9 +13,10 @@
  * - admin, superAdmin: the `is-admin` and `is-super-admin` flags.
  *
  * An outcome is the HTTP status; a refused caller gets 401 (no token), 403 (no right) or 404 (a
- * record the caller may not know of). Rows with a `[...]` suffix are property-level checks of a route:
- * a forbidden member in a write, or `shown` / `hidden` for a 200 whose protected members the caller
- * may or may not see.
+ * record the caller may not know of). Rows with a `[...]` suffix are further checks of a route: a
+ * forbidden member in a write, another target, or `shown` / `hidden` for a 200 whose protected members
+ * the caller may or may not see. The routes left out (CORS preflight, Swagger UI, the HEAD twins of
+ * GET routes) are listed with their reasons in matrix.ts.
  */
 export const CALLERS = ['anonymous', 'other', 'owner', 'organizer', 'admin', 'superAdmin'] as const;
 export type Caller = (typeof CALLERS)[number];
@@ -105,6 +106,7 @@ export const MATRIX: Record<string, Row> = {
   [`GET ${EVENT}`]: everyone(200),
   [`PATCH ${EVENT}`]: involved(200),
   [`DELETE ${EVENT}`]: involved(200),
+  // Included orders follow the order rules: on the event where `owner` bought one, the buyer sees it.
   [`GET ${EVENT} [include=orders]`]: shownTo('owner', 'organizer', 'admin', 'superAdmin'),
   ...editableToOne(EVENT, 'event-topic'),
   ...publicRelationship(EVENT, 'event-copyright'),

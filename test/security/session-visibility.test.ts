@@ -93,7 +93,7 @@ t.test('every list of sessions, with its count and its pages', async (t) => {
       t.same(ids(res.body.data), expected(url), `${who}: ${url}`);
       t.equal(res.body.meta.count, expected(url).length, `${who}: ${url} meta.count`);
     }
-    const global = await call(app, { url: `/v1/sessions?page[size]=100&filter=${JSON.stringify([{ name: 'title', op: 'like', val: 'In %' }])}`, token });
+    const global = await call(app, { url: `/v1/sessions?page[size]=100&filter=${encodeURIComponent(JSON.stringify([{ name: 'title', op: 'like', val: 'In %' }]))}`, token });
     t.same(ids(global.body.data), sees.filter((id) => id !== pub.session), `${who}: /v1/sessions`);
     const paged = await call(app, { url: `/v1/events/${pub.event}/sessions?page[size]=2&page[number]=2`, token });
     t.same(ids(paged.body.data), sees.slice(2, 4), `${who}: the second page holds the next visible ones`);

@@ -75,8 +75,7 @@ function sparse(request: FastifyRequest): Set<string> | undefined {
 }
 
 /** The document a caller may see: the full variant for staff, the limited one for everyone else. */
-function documentFor(request: FastifyRequest, row: Row) {
-  const only = sparse(request);
+function documentFor(request: FastifyRequest, row: Row, only = sparse(request)) {
   const wires = (isStaff(request.caller) ? ALL_FIELDS : Object.keys(PUBLIC_FIELDS)).filter((w) => !only || only.has(w));
   const attributes = Object.fromEntries(wires.map((w) => [w, row[columnOf(w) as keyof Row]]));
   return { data: { type: 'setting', id: '1', attributes, links: { self: SELF } }, links: { self: SELF }, jsonapi };
@@ -134,6 +133,8 @@ export default async function settingsRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
+      // A bad fields[setting] is refused before anything is written.
+      const only = sparse(request);
       const { data } = request.body as { data: { id: string; attributes?: Record<string, unknown> } };
       const { id } = request.params as { id: string };
       if (data.id !== id && data.id !== '1') throw conflict('The id in the document does not match the URL', '/data/id');
@@ -146,7 +147,7 @@ export default async function settingsRoutes(app: FastifyInstance) {
         if (Object.keys(values).length > 0) await tx.update(settings).set(values).where(eq(settings.id, 1));
         return merged;
       });
-      return documentFor(request, row);
+      return documentFor(request, row, only);
     },
   );
 }
