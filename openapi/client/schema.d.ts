@@ -7351,6 +7351,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -7694,6 +7703,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -7916,6 +7934,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -8137,6 +8164,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -8946,6 +8982,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -9283,6 +9328,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -9500,6 +9554,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -9723,6 +9786,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -9944,6 +10016,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -10167,6 +10248,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -10388,6 +10478,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -10611,6 +10710,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -10832,6 +10940,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -11176,6 +11293,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -11519,6 +11645,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -11741,6 +11876,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -11958,6 +12102,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -12537,6 +12690,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -13703,6 +13865,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -14855,6 +15026,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -15777,6 +15957,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -16701,6 +16890,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -17037,6 +17235,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -17845,6 +18052,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -18769,6 +18985,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -19105,6 +19330,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -19914,6 +20148,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -20250,6 +20493,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -21059,6 +21311,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -21395,6 +21656,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -21733,6 +22003,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -22070,6 +22349,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -22406,6 +22694,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -23106,6 +23403,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -23911,6 +24217,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -24248,6 +24563,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -24584,6 +24908,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -25759,6 +26092,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -26682,6 +27024,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -27018,6 +27369,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -28427,6 +28787,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -29704,6 +30073,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -29756,6 +30134,15 @@ export interface operations {
                 };
                 content: {
                     "application/zip": string;
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -29908,6 +30295,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -30068,6 +30464,15 @@ export interface operations {
             };
             /** @description The body is larger than 1 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30245,6 +30650,15 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
             /** @description Refused: `{"accepted": false, "message"}` */
             420: {
                 headers: {
@@ -30409,6 +30823,15 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -30449,6 +30872,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             401: {
@@ -30566,6 +30998,15 @@ export interface operations {
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is of a media type the server does not read (send multipart/form-data) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30725,6 +31166,15 @@ export interface operations {
             };
             /** @description The body is larger than 1 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31205,6 +31655,15 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
             /** @description Refused: `{"accepted": false, "message"}` */
             422: {
                 headers: {
@@ -31356,6 +31815,15 @@ export interface operations {
             };
             /** @description The body is larger than 1 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31522,6 +31990,15 @@ export interface operations {
             };
             /** @description The body is larger than 1 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

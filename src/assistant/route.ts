@@ -130,8 +130,11 @@ export function assistantRoute(
             }
           : Type.Ref(AssistantAnswer, { description: 'The answer' }),
         // Every route reads the caller first: a bad, expired or orphaned token is a 401 even where no role is needed.
-        ...failures([...(o.failures ?? [400]), 401], o.failureDescriptions),
-        ...(method === 'POST' ? failures([413], { 413: 'The body is larger than 1 MiB' }) : {}),
+        // Parameters are validated on every route (one given twice is 400).
+        ...failures([400, ...(o.failures ?? []), 401], o.failureDescriptions),
+        ...(method === 'POST'
+          ? failures([413, 415], { 413: 'The body is larger than 1 MiB', 415: 'The body is not a form (urlencoded or multipart) or JSON' })
+          : {}),
       },
     },
     handler: async (request, reply) => {

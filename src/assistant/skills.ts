@@ -45,7 +45,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
         consumes: ['multipart/form-data'],
         response: {
           200: Type.Ref(AssistantAnswer, { description: '`accepted` true, or false with the reason (no image, image name missing or taken, skill already there: nothing is written)' }),
-          ...failures([400, 401, 413, 422]),
+          ...failures([400, 401, 413, 415, 422], { 415: 'The body is of a media type the server does not read (send multipart/form-data)' }),
         },
       },
     },

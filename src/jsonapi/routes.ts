@@ -49,8 +49,9 @@ export const operation = (o: OperationOptions): RouteShorthandOptions => ({
     response: {
       ...Object.fromEntries(Object.entries(o.success).map(([c, schema]) => [c, { description: 'Success', ...(schema as object) }])),
       // Any body over Fastify's limit is refused before the handler runs; negotiation refuses a body of
-      // another type on every method, GET included (415).
-      ...errorResponses(o.body ? [...o.errors, 413, 415] : [...o.errors, 415]),
+      // another type on every method, GET included (415); a path or query parameter its schema refuses
+      // (an over-long id) is 400.
+      ...errorResponses([...o.errors, 415, ...(o.body ? [413] : []), ...(o.params || o.querystring ? [400] : [])]),
     },
   },
 });

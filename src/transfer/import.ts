@@ -86,10 +86,10 @@ export interface ImportContext {
   /** Writes the progress text of the task (outside the import's transaction, so pollers see it). */
   progress(status: string): Promise<void>;
   /**
-   * Where the archive's media files are stored: a folder of the task, each file named after its path
-   * in the archive, so that a retry overwrites what an attempt whose worker died had stored.
+   * The import's task: the archive's media files are named after it and their path in the archive, so
+   * that a retry overwrites what an attempt whose worker died had stored.
    */
-  mediaFolder: string;
+  taskId: string;
 }
 
 /**
@@ -128,7 +128,7 @@ export async function importArchive(
     const name = path.replace(/^\/+/, '');
     const entry = files.has(name) ? name : [...files.keys()].find((n) => n.replace(/\.[^/.]+$/, '') === name);
     if (!entry) return null;
-    const key = `${ctx.mediaFolder}/${createHash('sha256').update(entry).digest('hex').slice(0, 32)}${extensionOf(basename(entry))}`;
+    const key = `imports/media/${createHash('sha256').update(`${ctx.taskId}/${entry}`).digest('hex').slice(0, 32)}${extensionOf(basename(entry))}`;
     if (!stored.has(key)) stored.set(key, await backend.put(key, files.get(entry)!()));
     return stored.get(key)!;
   };

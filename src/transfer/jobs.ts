@@ -97,8 +97,7 @@ export const eventImport = (limits: TransferLimits) =>
       if (!archive) throw new ImportError('The archive of this import is gone');
       const [site] = await app.db.select({ frontendUrl: settings.frontendUrl }).from(settings).where(eq(settings.id, 1));
       const progress = (status: string) => setTaskStatus(app.db, task.id, status);
-      const context = { app, userId, limits: limits.archive, progress, mediaFolder: `imports/media/${task.id}` };
-      const event = await importArchive(context, archive.data, async (tx, created) => {
+      const event = await importArchive({ app, userId, limits: limits.archive, progress, taskId: task.id }, archive.data, async (tx, created) => {
         const url = `${site?.frontendUrl ?? limits.publicUrl}/e/${created.identifier}`;
         const result = { event_name: created.name, id: String(created.id), url };
         await finishTask(tx, task.id, 'SUCCESS', result, { eventId: created.id });

@@ -106,7 +106,7 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
         body: Type.Ref(ExportRequest),
         response: {
           200: Type.Ref(TaskStarted, { description: 'The export is under way' }),
-          ...errorResponses([400, 401, 403, 404, 415, 422]),
+          ...errorResponses([400, 401, 403, 404, 413, 415, 422]),
         },
       },
     },
@@ -146,7 +146,8 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
         params: ExportParams,
         response: {
           200: { description: 'The zip archive', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } },
-          ...errorResponses([401, 403, 404]),
+          // 400: an event_id longer than its schema allows.
+          ...errorResponses([400, 401, 403, 404]),
         },
       },
     },
@@ -230,7 +231,8 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
           'an export or import; an app build, asked for without an account, is seen by whoever has its task URL. A ' +
           'failed task is still answered with 200.',
         params: Type.Object({ task_id: Type.String({ maxLength: 64, description: 'the id at the end of the task URL' }) }),
-        response: { 200: Type.Ref(TaskDocument, { description: 'The task' }), ...errorResponses([401, 404]) },
+        // 400: a task_id longer than its schema allows.
+        response: { 200: Type.Ref(TaskDocument, { description: 'The task' }), ...errorResponses([400, 401, 404]) },
       },
     },
     async (request) => {

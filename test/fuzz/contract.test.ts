@@ -48,7 +48,7 @@ await t.test('the write watcher sees a committed write, and only once', async (t
 /** Requests that reached each operation. */
 const reached = new Map<string, number>();
 const started = Date.now();
-const PROF = { settle: 0, inject: 0, gen: 0, per: new Map<string, number>() };
+const PROF = { settle: 0, inject: 0, gen: 0, per: new Map<string, number>(), count: new Map<string, number>() };
 let sent = 0;
 
 /** What is wrong with the answer to `req`; empty when nothing is. */
@@ -62,8 +62,9 @@ async function problemsOf(req: FuzzRequest): Promise<string[]> {
   const changed = await writes.settle();
   const a = b;
   PROF.settle += Date.now() - c + b - a; PROF.inject += c - b;
-  const slowKey = `${options.method} ${req.op.path} ${res.statusCode}`;
+  const slowKey = `${req.broken ? 'B' : 'V'} ${options.method} ${req.op.path} ${res.statusCode}`;
   PROF.per.set(slowKey, (PROF.per.get(slowKey) ?? 0) + c - b);
+  PROF.count.set(slowKey, (PROF.count.get(slowKey) ?? 0) + 1);
   const problems: string[] = [];
   const op = operationAt(options.method, options.url);
   if (op) reached.set(nameOf(op), (reached.get(nameOf(op)) ?? 0) + 1);
@@ -118,6 +119,8 @@ for (const [face, pattern] of faces) {
 t.test('every operation of the document was reached', async (t) => {
   t.comment(`${sent} requests in ${Math.round((Date.now() - started) / 1000)} s`);
   t.comment(JSON.stringify({ settle: PROF.settle, inject: PROF.inject }), JSON.stringify([...PROF.per].sort((a, b) => b[1] - a[1]).slice(0, 25)));
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync('/tmp/fuzz-stats.json', JSON.stringify([...PROF.count]));
   t.same(operations.map(nameOf).filter((name) => !reached.has(name)), [], 'operations no request reached');
   t.equal(faces.reduce((n, [, pattern]) => n + operations.filter((op) => pattern.test(op.path)).length, 0), operations.length, 'every operation is in a face');
 });

@@ -88,3 +88,60 @@ t.test('a stored file keeps its own media type, which the document now allows (w
   t.match(res.headers['content-type'], /^text\/plain/, 'served as text');
   t.same(conformanceErrors({ method: 'GET', route: '/static/media/:path', status: 200, contentType: res.headers['content-type'] as string, body: res.body }), [], 'in the contract');
 });
+
+t.test('PATCH /v1/settings/{id} with a bad fields[setting] is refused before it writes (was 400 after the write)', async (t) => {
+  const settingsBefore = await snapshotOf(app, ['settings'])();
+  const res = await call(app, {
+    method: 'PATCH',
+    url: '/v1/settings/1?fields[setting]=%00',
+    token,
+    body: { data: { type: 'setting', id: '1', attributes: { 'app-name': 'Changed by a refused request' } } },
+  });
+  expectError(t, res, 400, { parameter: 'fields[setting]' });
+  inContract(t, 'PATCH', '/v1/settings/:id', res);
+  t.same(await snapshotOf(app, ['settings'])(), settingsBefore, 'the settings are unchanged');
+});
+
+t.test('parameters refused by their schema are 400, declared on every route that has them (was undeclared)', async (t) => {
+  const long = 'x'.repeat(300);
+  for (const [url, route, parameter] of [
+    [`/v1/events/${long}/relationships/sessions`, '/v1/events/:id/relationships/sessions', 'id'],
+    [`/v1/tasks/${long}`, '/v1/tasks/:task_id', 'task_id'],
+    [`/v1/events/${long}/exports/a.zip`, '/v1/events/:event_id/exports/:path', 'event_id'],
+  ]) {
+    const res = await call(app, { url: url!, token });
+    expectError(t, res, 400, { parameter });
+    inContract(t, 'GET', route!, res);
+  }
+  const twice = await app.inject({ method: 'GET', url: `/aaa/listSettings.json?access_token=${token}&access_token=${token}` });
+  t.equal(twice.statusCode, 400, 'a parameter given twice');
+  t.same(conformanceErrors({ method: 'GET', route: '/aaa/listSettings.json', status: twice.statusCode, contentType: twice.headers['content-type'] as string, body: twice.body }), [], 'in the contract');
+});
+
+t.test('bodies too large or of another type are 413 and 415 where the document now says so (was undeclared)', async (t) => {
+  const huge = await call(app, { method: 'POST', url: `/v1/events/${world.published.event}/export/json`, token, body: `"${'x'.repeat(1_100_000)}"`, headers: { 'content-type': 'application/json' } });
+  expectError(t, huge, 413);
+  inContract(t, 'POST', '/v1/events/:event_id/export/json', huge);
+  for (const url of ['/cms/modifySkill.json', '/cms/createSkill.json', '/aaa/changeRoles.json']) {
+    const res = await app.inject({ method: 'POST', url, headers: { 'content-type': 'text/plain', authorization: `JWT ${token}` }, payload: 'hello' });
+    t.equal(res.statusCode, 415, `${url}: 415`);
+    t.same(res.json(), { accepted: false, message: res.json().message }, `${url}: the assistant's refusal`);
+    t.same(conformanceErrors({ method: 'POST', route: url, status: 415, contentType: res.headers['content-type'] as string, body: res.body }), [], `${url}: in the contract`);
+  }
+  t.same(await snapshot(), before, 'nothing written');
+});
+
+t.test('the assistant: saving a skill unchanged and a status change naming no flag are accepted (were 500)', async (t) => {
+  const skill = { model: 'general', group: 'Knowledge', language: 'en', skill: 'unchanged', access_token: token };
+  const save = (changelog: string) => app.inject({ method: 'GET', url: '/cms/modifySkill.json', query: { ...skill, content: 'same text', changelog } });
+  t.equal((await save('first')).json().accepted, true, 'first save');
+  const again = await save('second');
+  t.equal(again.statusCode, 200, 'the same text again: 200');
+  t.equal(again.json().accepted, true, 'accepted');
+  const [row] = await app.sql<{ staff_pick: boolean; reviewed: boolean; editable: boolean }[]>`select staff_pick, reviewed, editable from skills where name = 'unchanged'`;
+  const status = await app.inject({ method: 'GET', url: '/cms/changeSkillStatus.json', query: skill });
+  t.equal(status.statusCode, 200, 'no flag: 200');
+  t.equal(status.json().accepted, true, 'accepted');
+  const [after] = await app.sql`select staff_pick, reviewed, editable from skills where name = 'unchanged'`;
+  t.same(after, row, 'the skill status is unchanged');
+});
