@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import mime from 'mime-types';
 import { users } from '../../db/schema/index.js';
 import { checkLogin, type LoginLimits } from '../auth/login.js';
+import { hasNul } from '../jsonapi/values.js';
 import { AssistantError, identify, rank, requireRole, ROLES, type Role } from './identity.js';
 import { assistantRoute, failures, params, paramsOf, sendFailure, TAG } from './route.js';
 import { roleColumns, type SettingsFiles } from './settings-files.js';
@@ -34,7 +35,8 @@ export async function accountRoutes(
       minimal: 'anonymous',
     },
     async ({ request, params }) => {
-      if (!params.login || !params.password) throw new AssistantError(400, 'Bad login parameters.');
+      // No address holds a NUL (PostgreSQL text cannot): such a login is malformed, not a failed guess.
+      if (!params.login || !params.password || hasNul(params.login)) throw new AssistantError(400, 'Bad login parameters.');
       const user = await checkLogin(app, loginLimits, { email: params.login, password: params.password, ip: request.ip });
       if (!user) throw new AssistantError(422, 'Invalid credentials');
       await app.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
@@ -65,8 +67,9 @@ export async function accountRoutes(
         if (Object.keys(stores).length === 0) throw new AssistantError(420, 'No personal information is added yet.');
         return { accepted: true, stores, message: 'details fetched successfully.' };
       }
-      if (!params.storeName) throw new AssistantError(422, 'Bad store name encountered!');
-      if (params.value === undefined) throw new AssistantError(422, 'Bad store name value encountered!');
+      // jsonb cannot hold a NUL character: such a name or value is as bad as none.
+      if (!params.storeName || hasNul(params.storeName)) throw new AssistantError(422, 'Bad store name encountered!');
+      if (params.value === undefined || hasNul(params.value)) throw new AssistantError(422, 'Bad store name value encountered!');
       await app.db
         .update(users)
         .set({ stores: sql`${users.stores} || ${JSON.stringify({ [params.storeName]: params.value })}::jsonb` })

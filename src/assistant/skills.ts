@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import sharp from 'sharp';
 import { skills, skillUsage } from '../../db/schema/index.js';
 import type { Caller } from '../auth/caller.js';
 import type { ImageLimits } from '../files/image.js';
+import { hasNul } from '../jsonapi/values.js';
 import { AssistantError, identify, requireRole, sessionOf } from './identity.js';
 import { AssistantAnswer, assistantRoute, failures, type Params, params, send, sendFailure, SKILL_PARAMS, TAG } from './route.js';
 import { checkedName, type SkillPath, type SkillRepo } from './skill-repo.js';
@@ -24,6 +25,28 @@ async function upsertSkill(app: FastifyInstance, where: SkillPath, name: string,
     })
     .returning();
   return row!;
+}
+
+/** The fields and the `image` file of a createSkill form; a form busboy cannot read is the client's 400. */
+async function readForm(request: FastifyRequest, limits: ImageLimits) {
+  const fields: Params = {};
+  let image: Buffer | undefined;
+  try {
+    for await (const part of request.parts({ limits: { files: 1, fileSize: limits.maxBytes, parts: 30, fields: 20, fieldSize: 1024 * 1024 } })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'image') {
+          part.file.resume();
+          continue;
+        }
+        image = await part.toBuffer();
+      } else fields[part.fieldname] = String(part.value);
+    }
+  } catch (err) {
+    // busboy reports a broken form (wrong boundary, cut short) as a plain Error; the limits carry a status.
+    if (err instanceof Error && !('code' in err) && !('statusCode' in err)) throw new AssistantError(400, `Malformed multipart body: ${err.message}`);
+    throw err;
+  }
+  return { fields, image };
 }
 
 /**
@@ -52,17 +75,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
     async (request, reply) => {
       try {
         if (!request.isMultipart()) throw new AssistantError(400, 'Send the skill as multipart/form-data');
-        const fields: Params = {};
-        let image: Buffer | undefined;
-        for await (const part of request.parts({ limits: { files: 1, fileSize: limits.maxBytes, parts: 30, fields: 20, fieldSize: 1024 * 1024 } })) {
-          if (part.type === 'file') {
-            if (part.fieldname !== 'image') {
-              part.file.resume();
-              continue;
-            }
-            image = await part.toBuffer();
-          } else fields[part.fieldname] = String(part.value);
-        }
+        const { fields, image } = await readForm(request, limits);
         const identity = await identify(app, request, fields);
         const caller = requireRole(identity, 'user');
         const answer = (body: object) => send(reply, 200, { ...body, session: sessionOf(identity, request) });
@@ -115,6 +128,8 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
       const where = pathOf(params);
       const skill = checkedName('skill', params.skill);
       if (!params.changelog) throw new AssistantError(400, 'A changelog (the commit message) is required');
+      // git takes the message as an argument, and no process argument can hold a NUL.
+      if (hasNul(params.changelog)) throw new AssistantError(400, 'The changelog must not contain NUL characters');
       if (!params.content) throw new AssistantError(400, 'modification is empty');
       const commit = await repo.commit({ [join(repo.folder(where), `${skill}.txt`)]: params.content }, caller!.email, params.changelog);
       const [latest] = await repo.log(1);

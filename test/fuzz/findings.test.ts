@@ -131,7 +131,7 @@ t.test('bodies too large or of another type are 413 and 415 where the document n
   t.same(await snapshot(), before, 'nothing written');
 });
 
-t.test('the assistant: saving a skill unchanged and a status change naming no flag are accepted (were 500)', async (t) => {
+t.test('the assistant: saving a skill unchanged and a status change naming no flag are accepted, a changelog with a NUL refused (were 500)', async (t) => {
   const skill = { model: 'general', group: 'Knowledge', language: 'en', skill: 'unchanged', access_token: token };
   const save = (changelog: string) => app.inject({ method: 'GET', url: '/cms/modifySkill.json', query: { ...skill, content: 'same text', changelog } });
   t.equal((await save('first')).json().accepted, true, 'first save');
@@ -139,9 +139,37 @@ t.test('the assistant: saving a skill unchanged and a status change naming no fl
   t.equal(again.statusCode, 200, 'the same text again: 200');
   t.equal(again.json().accepted, true, 'accepted');
   const [row] = await app.sql<{ staff_pick: boolean; reviewed: boolean; editable: boolean }[]>`select staff_pick, reviewed, editable from skills where name = 'unchanged'`;
+  const nul = await save('a\u0000b');
+  t.equal(nul.statusCode, 400, 'a changelog with a NUL (git takes it as an argument): 400, was 500');
+  t.same(nul.json(), { accepted: false, message: 'The changelog must not contain NUL characters' });
   const status = await app.inject({ method: 'GET', url: '/cms/changeSkillStatus.json', query: skill });
   t.equal(status.statusCode, 200, 'no flag: 200');
   t.equal(status.json().accepted, true, 'accepted');
   const [after] = await app.sql`select staff_pick, reviewed, editable from skills where name = 'unchanged'`;
   t.same(after, row, 'the skill status is unchanged');
+});
+
+t.test('the assistant refuses NUL characters and broken forms with 4xx (were 500)', async (t) => {
+  const usersBefore = await snapshotOf(app, ['users'])();
+  const cases: [string, Record<string, string>, number, string][] = [
+    ['/aaa/login.json', { login: '\u0000', password: 'x' }, 400, 'Bad login parameters.'],
+    ['/aaa/storePersonalInfo.json', { storeName: '\u0000', value: 'x', access_token: token }, 422, 'Bad store name encountered!'],
+    ['/aaa/storePersonalInfo.json', { storeName: 'theme', value: 'a\u0000b', access_token: token }, 422, 'Bad store name value encountered!'],
+  ];
+  for (const [url, query, status, message] of cases) {
+    const res = await app.inject({ method: 'GET', url, query });
+    t.equal(res.statusCode, status, `${url}: ${status}`);
+    t.same(res.json(), { accepted: false, message }, `${url}: ${message}`);
+    t.same(conformanceErrors({ method: 'GET', route: url, status, contentType: res.headers['content-type'] as string, body: res.body }), [], `${url}: in the contract`);
+  }
+  const form = multipart([], { image_name: 'a.png' });
+  const broken = await app.inject({
+    method: 'POST',
+    url: '/cms/createSkill.json',
+    headers: { 'content-type': 'multipart/form-data; boundary=another', authorization: `JWT ${token}` },
+    payload: form.payload,
+  });
+  t.equal(broken.statusCode, 400, 'a form whose boundary is not the announced one: 400');
+  t.match(broken.json(), { accepted: false, message: /^Malformed multipart body/ });
+  t.same(await snapshotOf(app, ['users'])(), usersBefore, 'no account changed');
 });

@@ -84,10 +84,13 @@ for (const op of operations) {
   if (!router.find(op.method as HTTPMethod, url)) router.on(op.method as HTTPMethod, url, () => {}, op);
 }
 
-/** The operation a request reaches, or undefined when none does (no route, or a URL the router refuses). */
+/**
+ * The operation a request reaches, or undefined when none does (no route, or a URL the router refuses).
+ * The path is resolved as clients and app.inject resolve it: `/v1/settings/..` is `/v1/`.
+ */
 export function operationAt(method: string, url: string): Operation | undefined {
   try {
-    return (router.find(method as HTTPMethod, url.split('?')[0]!)?.store as Operation | undefined) ?? undefined;
+    return (router.find(method as HTTPMethod, new URL(url, 'http://localhost').pathname)?.store as Operation | undefined) ?? undefined;
   } catch {
     return undefined;
   }

@@ -9,11 +9,11 @@ import postgres from 'postgres';
 const CHANNEL = 'oe_change';
 
 /**
- * Tables a refused request may write by design, with the reason. Rate-limit hits (failed logins, mail
- * and app build limits: rate_limit_hits) and the job queue (schema pgboss) have no trigger at all, so
- * they never show here.
+ * Tables a refused request may write by design (table -> why): none. What refusals do write by design,
+ * rate-limit hits (rate_limit_hits: failed logins, mails, app builds), has no trigger (migration 0011),
+ * nor has the job queue (schema pgboss), so neither shows here.
  */
-export const WRITTEN_BY_REFUSALS = new Map<string, string>();
+const WRITTEN_BY_REFUSALS = new Map<string, string>();
 
 export interface WriteWatcher {
   /** Tables changed since the last call (fenced: nothing committed before the call is missed). */
