@@ -51,7 +51,7 @@ export function registerDetailRoutes(kit: RouteKit, segment: string, suffix: str
       params: true,
       body: Type.Ref(ids.update),
       success: { 200: Type.Ref(ids.document, { description: `The updated ${spec.type}` }) },
-      errors: [400, 401, 403, 404, 406, 409, 413, 415, 422],
+      errors: [400, 401, 403, 404, 406, 409, 422],
     }),
     async (request) => {
       const { data } = request.body as ResourceBody;

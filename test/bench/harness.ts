@@ -42,6 +42,19 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/** Runs a command's `main`, then the cleanup steps whatever happened, and exits with its code (1 on a throw). */
+export async function runCommand(main: () => Promise<number>): Promise<never> {
+  let code = 1;
+  try {
+    code = await main();
+  } catch (err) {
+    console.error(err);
+  } finally {
+    await cleanup();
+  }
+  process.exit(code);
+}
+
 /** A fresh database on `adminUrl`'s server, dropped at cleanup. */
 export async function createDatabase(adminUrl: string, prefix: string): Promise<string> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;

@@ -20,7 +20,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { explainAll } from './explain.js';
-import { cleanup, envNumber, fmt, onCleanup, seededDatabase } from './harness.js';
+import { envNumber, fmt, onCleanup, runCommand, seededDatabase } from './harness.js';
 import { load, median, probe, type LoadOptions, type Sample } from './measure.js';
 import { benchPaths, type BenchPath, type BenchRequest } from './paths.js';
 import { startApiServer } from './scale-out.js';
@@ -317,12 +317,4 @@ async function main(): Promise<number> {
   return failed ? 1 : 0;
 }
 
-let code = 1;
-try {
-  code = await main();
-} catch (err) {
-  console.error(err);
-} finally {
-  await cleanup();
-}
-process.exit(code);
+await runCommand(main);

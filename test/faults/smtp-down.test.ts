@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { buildTestApp, call, until } from '../helpers/app.js';
-import { create, eventAttributes, rel } from '../helpers/events.js';
+import { completeOrder, create, eventAttributes, rel } from '../helpers/events.js';
 import { freePort } from '../helpers/postgres.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { seedUser } from '../helpers/users.js';
@@ -24,14 +24,8 @@ t.test('SMTP down (connection refused): the mails are kept and sent once the ser
   const event = await create(app, owner.token, 'events', 'event', eventAttributes('Mail Summit'));
   const attendees = [{ name: 'Ada Lovelace', email: 'ada@example.org' }, { name: 'Grace Hopper', email: 'grace@example.org' }];
   const order = await create(app, buyer.token, 'orders', 'order', { amount: 10, attendees }, { event: rel('event', event) });
-  const completed = await call(app, {
-    method: 'PATCH',
-    url: `/v1/orders/${order}`,
-    token: owner.token,
-    body: { data: { type: 'order', id: order, attributes: { status: 'completed' } } },
-  });
-  t.equal(completed.status, 200, 'the order is completed');
-  const identifier = completed.body.data.attributes.identifier as string;
+  const identifier = await completeOrder(app, owner.token, order);
+  t.ok(identifier, 'the order is completed');
 
   const res = await call(app, {
     method: 'POST',

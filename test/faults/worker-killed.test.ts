@@ -11,7 +11,7 @@ import AdmZip from 'adm-zip';
 import t from 'tap';
 import { until } from '../helpers/app.js';
 import { makeImage, multipart } from '../helpers/images.js';
-import { account, proxyTo, send, startHeldPeer, startService, taskEnded } from '../helpers/service.js';
+import { account, HELD_JOBS, proxyTo, send, startHeldPeer, startService, taskEnded } from '../helpers/service.js';
 import { startSmtp } from '../helpers/smtp.js';
 
 const SPEAKERS = 500;
@@ -21,12 +21,7 @@ const IMPORTED = 'Imported Congress';
 const smtp = await startSmtp(t);
 const service = await startService(t, {
   SMTP_URL: smtp.url,
-  FETCH_ALLOW_PRIVATE: 'true',
-  // The held peer answers when the test says so: no fetch may give up first.
-  FETCH_TIMEOUT_SECONDS: '300',
-  JOB_HEARTBEAT_SECONDS: '10',
-  JOB_MONITOR_SECONDS: '1',
-  TASK_RETRY_SECONDS: '0',
+  ...HELD_JOBS,
 });
 const api = await service.api();
 const { sql } = service;

@@ -62,6 +62,18 @@ export async function create(
   return res.body.data.id as string;
 }
 
+/** Completes an order as someone who may (the event's staff) and answers its identifier, failing loudly otherwise. */
+export async function completeOrder(app: FastifyInstance, token: string, id: string): Promise<string> {
+  const res = await call(app, {
+    method: 'PATCH',
+    url: `/v1/orders/${id}`,
+    token,
+    body: { data: { type: 'order', id, attributes: { status: 'completed' } } },
+  });
+  if (res.status !== 200) throw new Error(`completing order ${id}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data.attributes.identifier as string;
+}
+
 export const eventAttributes = (name: string, state: 'draft' | 'published' = 'published') => ({
   name,
   'starts-at': '2030-05-01T09:00:00Z',

@@ -12,6 +12,18 @@ import { startServerProcess } from './server-process.js';
 export type ServerProcess = ReturnType<typeof startServerProcess>;
 
 /**
+ * Jobs whose remote reads a held peer (startHeldPeer) answers when the test says so, on loopback: no
+ * fetch gives up first; a dead worker's job is noticed within seconds and retried at once.
+ */
+export const HELD_JOBS = {
+  FETCH_ALLOW_PRIVATE: 'true',
+  FETCH_TIMEOUT_SECONDS: '300',
+  JOB_HEARTBEAT_SECONDS: '10',
+  JOB_MONITOR_SECONDS: '1',
+  TASK_RETRY_SECONDS: '0',
+};
+
+/**
  * The service as real processes (`npm start -- --role api|worker`) on a database and folders of its
  * own, every process with the same environment (`env`, overridable per process). Processes still
  * running when the test ends are killed; `sql` reads the database directly.

@@ -9,8 +9,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import t, { type Test } from 'tap';
-import { assertError, buildTestApp, call } from '../helpers/app.js';
-import { buildWorld, create, rel } from '../helpers/events.js';
+import { assertError, buildTestApp } from '../helpers/app.js';
+import { buildWorld, completeOrder, create, rel } from '../helpers/events.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { seedUser } from '../helpers/users.js';
 
@@ -32,15 +32,7 @@ const someone = () => ({ name: `Person ${++people}`, email: `person${people}@exa
 async function completedOrder(attendees: { name: string; email: string }[]) {
   const buyer = await seedUser(app);
   const id = await create(app, buyer.token, 'orders', 'order', { amount: 10, attendees }, { event: rel('event', world.published.event) });
-  const done = await call(app, {
-    method: 'PATCH',
-    url: `/v1/orders/${id}`,
-    token: world.cast.organizer.token,
-    body: { data: { type: 'order', id, attributes: { status: 'completed' } } },
-  });
-  if (done.status !== 200) throw new Error(`completing the order: ${done.status}`);
-  const identifier = (await call(app, { url: `/v1/orders/${id}`, token: buyer.token })).body.data.attributes.identifier as string;
-  return { buyer, identifier };
+  return { buyer, identifier: await completeOrder(app, world.cast.organizer.token, id) };
 }
 
 async function sendReceipt(token: string, identifier: string, from: string, headers: Record<string, string> = {}) {

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { buildTestApp, until } from '../helpers/app.js';
 import { ended, json, startBuild, startFake } from '../helpers/appgen.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { launchBrowser, openPage } from '../helpers/browser.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { serveFolder } from '../helpers/static-server.js';
 
@@ -127,13 +127,7 @@ async function expectInert(t: Test, page: Page, dialogs: string[]) {
 t.test('in Chromium, live and offline: nothing from the data runs or becomes markup', async (t) => {
   const site = await serveFolder(t, folder);
   const browser = await launchBrowser(t);
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const dialogs: string[] = [];
-  page.on('dialog', (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
+  const { context, page, dialogs } = await openPage(browser);
   await page.goto(site.url);
   await page.getByText('Showing live data.').waitFor({ timeout: 30_000 });
   await t.test('live data', (t) => expectInert(t, page, dialogs));

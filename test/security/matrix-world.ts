@@ -6,8 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { notifications } from '../../db/schema/index.js';
-import { call } from '../helpers/app.js';
-import { buildWorld, create, eventAttributes, rel, type World } from '../helpers/events.js';
+import { buildWorld, completeOrder, create, eventAttributes, rel, type World } from '../helpers/events.js';
 import { seedUser, type TestUser } from '../helpers/users.js';
 import type { Caller } from './permission-matrix.js';
 
@@ -71,13 +70,7 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
   });
   const order = await buyOrder(app, cast.owner, bazaar);
   const done = await buyOrder(app, cast.owner, bazaar);
-  const completing = await call(app, {
-    method: 'PATCH',
-    url: `/v1/orders/${done}`,
-    token: cast.organizer.token,
-    body: { data: { type: 'order', id: done, attributes: { status: 'completed' } } },
-  });
-  if (completing.status !== 200) throw new Error(`completing an order: ${completing.status} ${JSON.stringify(completing.body)}`);
+  const completed = await completeOrder(app, cast.organizer.token, done);
   const page = await create(app, cast.admin.token, 'pages', 'page', { name: 'Terms', url: '/terms', description: 'The terms' });
   const notification = await notify(app, cast.owner);
 
@@ -101,5 +94,5 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     settings: '1',
     import: 'json',
   };
-  return { world, users, tokens: tokensOf(users), bazaar, order, completed: completing.body.data.attributes.identifier, page, notification, ids };
+  return { world, users, tokens: tokensOf(users), bazaar, order, completed, page, notification, ids };
 }

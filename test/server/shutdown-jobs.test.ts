@@ -6,15 +6,11 @@
 import t from 'tap';
 import { until } from '../helpers/app.js';
 import { makeImage } from '../helpers/images.js';
-import { account, send, startHeldPeer, startService, taskEnded, type ServerProcess } from '../helpers/service.js';
+import { account, HELD_JOBS, send, startHeldPeer, startService, taskEnded, type ServerProcess } from '../helpers/service.js';
 
 const service = await startService(t, {
   LOG_LEVEL: 'info',
-  FETCH_ALLOW_PRIVATE: 'true',
-  FETCH_TIMEOUT_SECONDS: '300',
-  JOB_HEARTBEAT_SECONDS: '10',
-  JOB_MONITOR_SECONDS: '1',
-  TASK_RETRY_SECONDS: '0',
+  ...HELD_JOBS,
 });
 const api = await service.api();
 const owner = await account(api.origin, 'owner@example.org');

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { JSONAPI, until } from '../helpers/app.js';
 import { multipart } from '../helpers/images.js';
 import { account, startService, type ServerProcess } from '../helpers/service.js';
@@ -53,6 +53,14 @@ const started = (server: ServerProcess, url: string) =>
 const UPLOAD = '/v1/upload/file?force_local=true';
 
 /** An upload of `bytes` and an event create (on a keep-alive connection), both half sent, both started on the server. */
+/** The upload in flight was answered with success and its file is stored whole. */
+async function expectUploadStored(t: Test, service: { storage: string }, upload: { answered: Promise<{ status: number; body: string }> }, bytes: Buffer) {
+  const uploaded = await upload.answered;
+  t.equal(uploaded.status, 200, `the upload in flight succeeded: ${uploaded.body}`);
+  const key = new URL(JSON.parse(uploaded.body).url as string).pathname.replace(/^\/static\/media\//, '');
+  t.same(await readFile(join(service.storage, key)), bytes, 'the uploaded file is stored whole');
+}
+
 async function inFlight(server: ServerProcess & { origin: string }, token: string, bytes: Buffer, eventName: string) {
   const auth = { authorization: `JWT ${token}` };
   const form = multipart([['file', 'notes.bin', bytes]]);
@@ -78,10 +86,7 @@ t.test('SIGTERM: no new connection, the requests in flight end and are stored, e
   upload.finish();
   create.finish();
 
-  const uploaded = await upload.answered;
-  t.equal(uploaded.status, 200, `the upload in flight succeeded: ${uploaded.body}`);
-  const key = new URL(JSON.parse(uploaded.body).url as string).pathname.replace(/^\/static\/media\//, '');
-  t.same(await readFile(join(service.storage, key)), bytes, 'the uploaded file is stored whole');
+  await expectUploadStored(t, service, upload, bytes);
 
   const created = await create.answered;
   t.equal(created.status, 201, 'the event create in flight succeeded');
@@ -119,10 +124,7 @@ t.test('API_PROCESSES=2: SIGTERM to the primary drains its processes, exit 0', a
   await until('both processes closing', async () => ((server.output().match(/SIGTERM: shutting down/g) ?? []).length === 2 ? true : undefined));
   upload.finish();
   create.finish();
-  const uploaded = await upload.answered;
-  t.equal(uploaded.status, 200, `the upload in flight succeeded: ${uploaded.body}`);
-  const key = new URL(JSON.parse(uploaded.body).url as string).pathname.replace(/^\/static\/media\//, '');
-  t.same(await readFile(join(service.storage, key)), bytes, 'the uploaded file is stored whole');
+  await expectUploadStored(t, service, upload, bytes);
   const created = await create.answered;
   t.equal(created.status, 201, 'the event create in flight succeeded');
   t.equal(await server.exited, 0, 'the primary exits 0 once its processes did');

@@ -36,7 +36,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cleanup, envNumber, fmt, onCleanup, seededDatabase, startService } from '../bench/harness.js';
+import { envNumber, fmt, onCleanup, runCommand, seededDatabase, startService } from '../bench/harness.js';
 import { probe } from '../bench/measure.js';
 import { FLOOR_SECONDS, MEMORY_PROBE, removeProbeFile, sampleMemory, trend, type MemorySample } from './memory.js';
 import { clientOperations, taskOperations, type Operation, type SoakContext } from './mix.js';
@@ -224,12 +224,4 @@ function report(traffic: Traffic, samples: MemorySample[], performed: Map<string
   return failed ? 1 : 0;
 }
 
-let code = 1;
-try {
-  code = await main();
-} catch (err) {
-  console.error(err);
-} finally {
-  await cleanup();
-}
-process.exit(code);
+await runCommand(main);
