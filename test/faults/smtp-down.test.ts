@@ -5,8 +5,8 @@
  * message), and once a server listens on that port the retry job delivers each exactly once.
  */
 import t from 'tap';
-import { buildTestApp, call, until } from '../helpers/app.js';
-import { completeOrder, create, eventAttributes, rel } from '../helpers/events.js';
+import { buildTestApp, until } from '../helpers/app.js';
+import { completeOrder, create, eventAttributes, rel, sendReceipt } from '../helpers/events.js';
 import { freePort } from '../helpers/postgres.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { seedUser } from '../helpers/users.js';
@@ -27,13 +27,7 @@ t.test('SMTP down (connection refused): the mails are kept and sent once the ser
   const identifier = await completeOrder(app, owner.token, order);
   t.ok(identifier, 'the order is completed');
 
-  const res = await call(app, {
-    method: 'POST',
-    url: '/v1/attendees/send-receipt',
-    token: buyer.token,
-    body: { 'order-identifier': identifier },
-    headers: { 'content-type': 'application/json' },
-  });
+  const res = await sendReceipt(app, buyer.token, identifier);
   t.equal(res.status, 200, 'the request succeeds although no SMTP server runs');
   t.strictSame(res.body, { message: 'receipt sent to attendees' });
   const rows = () =>

@@ -74,6 +74,16 @@ export async function completeOrder(app: FastifyInstance, token: string, id: str
   return res.body.data.attributes.identifier as string;
 }
 
+/** POST /v1/attendees/send-receipt for an order, as the plain JSON body clients send. */
+export const sendReceipt = (app: FastifyInstance, token: string, identifier: string) =>
+  call(app, {
+    method: 'POST',
+    url: '/v1/attendees/send-receipt',
+    token,
+    body: { 'order-identifier': identifier },
+    headers: { 'content-type': 'application/json' },
+  });
+
 export const eventAttributes = (name: string, state: 'draft' | 'published' = 'published') => ({
   name,
   'starts-at': '2030-05-01T09:00:00Z',
