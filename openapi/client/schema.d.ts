@@ -2639,7 +2639,7 @@ export interface paths {
         };
         /**
          * The settings
-         * @description Administrators and super administrators get the full variant (SettingFull, secrets included); everyone else the limited one (SettingLimited).
+         * @description Administrators and super administrators get the full variant (SettingFull, secrets included); everyone else the limited one (SettingLimited); with `fields[setting]`, only the named attributes (SettingSparse).
          */
         get: operations["getSettings"];
         put?: never;
@@ -2659,7 +2659,7 @@ export interface paths {
         };
         /**
          * The settings (any id names record 1)
-         * @description Administrators and super administrators get the full variant (SettingFull, secrets included); everyone else the limited one (SettingLimited).
+         * @description Administrators and super administrators get the full variant (SettingFull, secrets included); everyone else the limited one (SettingLimited); with `fields[setting]`, only the named attributes (SettingSparse).
          */
         get: operations["getSettingsById"];
         put?: never;
@@ -6309,6 +6309,170 @@ export interface components {
             id: "1";
             attributes: {
                 /** @description name of the site */
+                "app-name": string;
+                tagline: string | null;
+                /**
+                 * Format: uri
+                 * @description where the web front end runs; links in mails point there
+                 */
+                "frontend-url": string | null;
+                /**
+                 * Format: uri
+                 * @description help and support
+                 */
+                "support-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Facebook
+                 */
+                "facebook-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Twitter
+                 */
+                "twitter-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Instagram
+                 */
+                "instagram-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the source code
+                 */
+                "github-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on YouTube
+                 */
+                "youtube-url": string | null;
+                /** @description width of the large event image in pixels (default 1300) */
+                "large-image-width": number;
+                /** @description height of the large event image when the aspect is not kept in pixels (default 500) */
+                "large-image-height": number;
+                /** @description width of the event thumbnail in pixels (default 500) */
+                "thumbnail-image-width": number;
+                /** @description height of the event thumbnail when the aspect is not kept in pixels (default 200) */
+                "thumbnail-image-height": number;
+                /** @description width of the event icon in pixels (default 75) */
+                "icon-image-width": number;
+                /** @description height of the event icon when the aspect is not kept in pixels (default 30) */
+                "icon-image-height": number;
+                /** @description true: image variants keep the original ratio (height from width); false: exactly width x height */
+                "image-keep-aspect": boolean;
+                /** @description width (and height when the aspect is not kept) of user avatar and speaker photo thumbnails in pixels (default 500) */
+                "profile-thumbnail-size": number;
+                /** @description width (and height when the aspect is not kept) of small user avatars and speaker photos in pixels (default 50) */
+                "profile-small-size": number;
+                /** @description width (and height when the aspect is not kept) of user avatar and speaker photo icons in pixels (default 35) */
+                "profile-icon-size": number;
+                /** @description where uploads are stored (default local) */
+                "storage-place": "local" | "s3";
+                /**
+                 * Format: uri
+                 * @description S3-compatible endpoint; empty for AWS
+                 */
+                "s3-endpoint": string | null;
+                /** @description bucket name */
+                "s3-bucket": string | null;
+                "s3-region": string | null;
+                "s3-access-key": string | null;
+                /** @description secret; administrators only */
+                "s3-secret-key": string | null;
+                /** @description smtp: send through the SMTP server below; null: SMTP_URL, else the outbox folder */
+                "email-service": "smtp" | null;
+                /** @description sender address */
+                "email-from": string | null;
+                /** @description sender name */
+                "email-from-name": string | null;
+                /** @description host name or address */
+                "smtp-host": string | null;
+                /** @description default 465 with ssl, 587 otherwise */
+                "smtp-port": number | null;
+                "smtp-username": string | null;
+                /** @description secret; administrators only */
+                "smtp-password": string | null;
+                /** @description none, ssl (implicit TLS) or tls (STARTTLS required) */
+                "smtp-encryption": "none" | "ssl" | "tls";
+            };
+            links: components["schemas"]["ResourceLinks"];
+        };
+        /** @description The limited variant, for everyone else: public fields only. */
+        SettingLimited: {
+            /** @enum {string} */
+            type: "setting";
+            /** @enum {string} */
+            id: "1";
+            attributes: {
+                /** @description name of the site */
+                "app-name": string;
+                tagline: string | null;
+                /**
+                 * Format: uri
+                 * @description where the web front end runs; links in mails point there
+                 */
+                "frontend-url": string | null;
+                /**
+                 * Format: uri
+                 * @description help and support
+                 */
+                "support-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Facebook
+                 */
+                "facebook-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Twitter
+                 */
+                "twitter-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Instagram
+                 */
+                "instagram-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the source code
+                 */
+                "github-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on YouTube
+                 */
+                "youtube-url": string | null;
+                /** @description width of the large event image in pixels (default 1300) */
+                "large-image-width": number;
+                /** @description height of the large event image when the aspect is not kept in pixels (default 500) */
+                "large-image-height": number;
+                /** @description width of the event thumbnail in pixels (default 500) */
+                "thumbnail-image-width": number;
+                /** @description height of the event thumbnail when the aspect is not kept in pixels (default 200) */
+                "thumbnail-image-height": number;
+                /** @description width of the event icon in pixels (default 75) */
+                "icon-image-width": number;
+                /** @description height of the event icon when the aspect is not kept in pixels (default 30) */
+                "icon-image-height": number;
+                /** @description true: image variants keep the original ratio (height from width); false: exactly width x height */
+                "image-keep-aspect": boolean;
+                /** @description width (and height when the aspect is not kept) of user avatar and speaker photo thumbnails in pixels (default 500) */
+                "profile-thumbnail-size": number;
+                /** @description width (and height when the aspect is not kept) of small user avatars and speaker photos in pixels (default 50) */
+                "profile-small-size": number;
+                /** @description width (and height when the aspect is not kept) of user avatar and speaker photo icons in pixels (default 35) */
+                "profile-icon-size": number;
+            };
+            links: components["schemas"]["ResourceLinks"];
+        };
+        /** @description The answer to `fields[setting]`: the named attributes the caller may see, any subset of a variant. */
+        SettingSparse: {
+            /** @enum {string} */
+            type: "setting";
+            /** @enum {string} */
+            id: "1";
+            attributes: {
+                /** @description name of the site */
                 "app-name"?: string;
                 tagline?: string | null;
                 /**
@@ -6397,76 +6561,8 @@ export interface components {
             };
             links: components["schemas"]["ResourceLinks"];
         };
-        /** @description The limited variant, for everyone else: public fields only. */
-        SettingLimited: {
-            /** @enum {string} */
-            type: "setting";
-            /** @enum {string} */
-            id: "1";
-            attributes: {
-                /** @description name of the site */
-                "app-name"?: string;
-                tagline?: string | null;
-                /**
-                 * Format: uri
-                 * @description where the web front end runs; links in mails point there
-                 */
-                "frontend-url"?: string | null;
-                /**
-                 * Format: uri
-                 * @description help and support
-                 */
-                "support-url"?: string | null;
-                /**
-                 * Format: uri
-                 * @description the site on Facebook
-                 */
-                "facebook-url"?: string | null;
-                /**
-                 * Format: uri
-                 * @description the site on Twitter
-                 */
-                "twitter-url"?: string | null;
-                /**
-                 * Format: uri
-                 * @description the site on Instagram
-                 */
-                "instagram-url"?: string | null;
-                /**
-                 * Format: uri
-                 * @description the source code
-                 */
-                "github-url"?: string | null;
-                /**
-                 * Format: uri
-                 * @description the site on YouTube
-                 */
-                "youtube-url"?: string | null;
-                /** @description width of the large event image in pixels (default 1300) */
-                "large-image-width"?: number;
-                /** @description height of the large event image when the aspect is not kept in pixels (default 500) */
-                "large-image-height"?: number;
-                /** @description width of the event thumbnail in pixels (default 500) */
-                "thumbnail-image-width"?: number;
-                /** @description height of the event thumbnail when the aspect is not kept in pixels (default 200) */
-                "thumbnail-image-height"?: number;
-                /** @description width of the event icon in pixels (default 75) */
-                "icon-image-width"?: number;
-                /** @description height of the event icon when the aspect is not kept in pixels (default 30) */
-                "icon-image-height"?: number;
-                /** @description true: image variants keep the original ratio (height from width); false: exactly width x height */
-                "image-keep-aspect"?: boolean;
-                /** @description width (and height when the aspect is not kept) of user avatar and speaker photo thumbnails in pixels (default 500) */
-                "profile-thumbnail-size"?: number;
-                /** @description width (and height when the aspect is not kept) of small user avatars and speaker photos in pixels (default 50) */
-                "profile-small-size"?: number;
-                /** @description width (and height when the aspect is not kept) of user avatar and speaker photo icons in pixels (default 35) */
-                "profile-icon-size"?: number;
-            };
-            links: components["schemas"]["ResourceLinks"];
-        };
         SettingDocument: {
-            data: components["schemas"]["SettingFull"] | components["schemas"]["SettingLimited"];
+            data: components["schemas"]["SettingFull"] | components["schemas"]["SettingLimited"] | components["schemas"]["SettingSparse"];
             links: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };

@@ -176,7 +176,7 @@ t.test('query parameters the settings do not support are refused, as on every ot
   }
 });
 
-t.test('OpenAPI: SettingFull and SettingLimited, and the GET answers are anyOf both (a sparse answer fits both)', async (t) => {
+t.test('OpenAPI: SettingFull and SettingLimited, and the GET answers are anyOf them and SettingSparse (fields[setting])', async (t) => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const doc = app.swagger() as any;
   const schemas = doc.components.schemas;
@@ -188,8 +188,8 @@ t.test('OpenAPI: SettingFull and SettingLimited, and the GET answers are anyOf b
     const document = deref(response);
     t.strictSame(
       document.properties.data.anyOf,
-      [{ $ref: '#/components/schemas/SettingFull' }, { $ref: '#/components/schemas/SettingLimited' }],
-      `${op} ${path}: data is anyOf SettingFull, SettingLimited`,
+      [{ $ref: '#/components/schemas/SettingFull' }, { $ref: '#/components/schemas/SettingLimited' }, { $ref: '#/components/schemas/SettingSparse' }],
+      `${op} ${path}: data is anyOf SettingFull, SettingLimited, SettingSparse`,
     );
   }
   t.strictSame(Object.keys(schemas.SettingFull.properties.attributes.properties).sort(), FULL_KEYS.slice().sort());

@@ -12,9 +12,9 @@ import { ADMIN_FIELDS, columnOf, PUBLIC_FIELDS } from './fields.js';
 const TAG = 'Settings';
 const SELF = `${API_PREFIX}/settings/1`;
 
-const resourceSchema = ($id: string, fields: Record<string, TSchema>, description: string) => {
-  // `fields[setting]` may name any subset, so no attribute is certain to be there.
-  const attributes = Type.Partial(Type.Object(fields, { additionalProperties: false }));
+const resourceSchema = ($id: string, fields: Record<string, TSchema>, description: string, sparse = false) => {
+  const object = Type.Object(fields, { additionalProperties: false });
+  const attributes = sparse ? Type.Partial(object) : object;
   return Type.Object(
     { type: Type.Literal('setting'), id: Type.Literal('1'), attributes, links: Type.Ref('ResourceLinks') },
     { $id, description },
@@ -30,10 +30,16 @@ const SettingLimited = resourceSchema(
   PUBLIC_FIELDS,
   'The limited variant, for everyone else: public fields only.',
 );
+const SettingSparse = resourceSchema(
+  'SettingSparse',
+  { ...PUBLIC_FIELDS, ...ADMIN_FIELDS },
+  'The answer to `fields[setting]`: the named attributes the caller may see, any subset of a variant.',
+  true,
+);
 const SettingDocument = Type.Object(
   {
-    // anyOf: a limited answer, or a sparse one, is also a valid full one.
-    data: Type.Unsafe({ anyOf: [Type.Ref(SettingFull), Type.Ref(SettingLimited)] }),
+    // anyOf: a sparse answer may also be a whole variant (`fields[setting]` naming every field).
+    data: Type.Unsafe({ anyOf: [Type.Ref(SettingFull), Type.Ref(SettingLimited), Type.Ref(SettingSparse)] }),
     links: Type.Ref('ResourceLinks'),
     jsonapi: Type.Ref('JsonApiVersion'),
   },
@@ -95,12 +101,12 @@ function checkComplete(row: Row) {
  * id the path names, in the variant the caller may see.
  */
 export default async function settingsRoutes(app: FastifyInstance) {
-  for (const schema of [SettingFull, SettingLimited, SettingDocument, SettingUpdateRequest]) app.addSchema(schema);
+  for (const schema of [SettingFull, SettingLimited, SettingSparse, SettingDocument, SettingUpdateRequest]) app.addSchema(schema);
   const read = async () => (await app.db.select().from(settings).where(eq(settings.id, 1)))[0]!;
   const success = { 200: Type.Ref(SettingDocument, { description: 'The settings: full for administrators, limited otherwise' }) };
   const description =
     'Administrators and super administrators get the full variant (SettingFull, secrets included); everyone ' +
-    'else the limited one (SettingLimited).';
+    'else the limited one (SettingLimited); with `fields[setting]`, only the named attributes (SettingSparse).';
 
   const reads = [
     { path: '', operationId: 'getSettings', summary: 'The settings' },
