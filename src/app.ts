@@ -118,6 +118,6 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   await app.register(appgenRoutes, {
     rateLimits: { perEmail: config.APPGEN_RATE_PER_EMAIL, perIp: config.APPGEN_RATE_PER_IP, windowSeconds: config.APPGEN_RATE_WINDOW_SECONDS },
   });
-  if (config.BENCH_ROUTES) await app.register(benchRoutes);
+  if (config.BENCH_ROUTES) await app.register(benchRoutes, { loginLimits: loginLimitsOf(config) });
   return app;
 }

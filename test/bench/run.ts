@@ -112,6 +112,10 @@ async function main(): Promise<number> {
     ASSISTANT_SETTINGS_DIR: join(storage, 'assistant'),
     SKILL_REPO_DIR: join(storage, 'skills'),
     FETCH_ALLOW_PRIVATE: 'true',
+    // Every login attempt counts as a failure until it succeeds: the concurrent logins of one account
+    // must not reach the brute-force limit.
+    LOGIN_MAX_FAILURES: '1000000',
+    LOGIN_MAX_FAILURES_PER_IP: '1000000',
   });
   started = Date.now();
   const app: FastifyInstance = await buildApp(
