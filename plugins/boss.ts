@@ -53,7 +53,10 @@ export default fp(
       monitorIntervalSeconds: options.monitorSeconds,
       schedule: false,
     });
-    boss.on('error', (err) => app.log.error({ err }, 'job queue error'));
+    // Only what names the failure: pg errors carry their whole client (pool, config), kilobytes per line.
+    boss.on('error', (err: Error & { code?: string }) =>
+      app.log.error({ err: { type: err.name, message: err.message, code: err.code, stack: err.stack } }, 'job queue error'),
+    );
     app.decorate('boss', boss);
     app.decorate('sendJob', (db: Db, name: string, data: object, sendOptions: Omit<SendOptions, 'db'> = {}) =>
       boss.send(name, data, { ...sendOptions, db: fromDrizzle(db, sql) }),
