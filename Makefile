@@ -1,5 +1,5 @@
 # The one test command is `make test`; `npm start` runs the service.
-.PHONY: test typecheck openapi sdk bench migration start
+.PHONY: test typecheck openapi sdk bench soak fuzz migration start
 
 test: typecheck
 	npx tsx test/run.ts
@@ -18,6 +18,15 @@ sdk:
 
 bench:
 	npx tsx test/bench/run.ts
+
+# A steady mixed load for SOAK_MINUTES (10) against `npm start`: errors and server memory over time, PASS/FAIL.
+soak:
+	npx tsx test/soak/run.ts
+
+# The contract fuzzer of `make test` for longer: FUZZ_RUNS requests per operation (100) with a random seed it
+# prints first; FUZZ_SEED=<seed> replays a run.
+fuzz:
+	FUZZ_SEED=$${FUZZ_SEED:-random} FUZZ_RUNS=$${FUZZ_RUNS:-100} npx tsx test/run.ts test/fuzz/contract.test.ts
 
 # After changing db/schema/*.ts: writes the next SQL migration (NAME=what_changed).
 migration:

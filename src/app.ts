@@ -1,5 +1,5 @@
 import cors from '@fastify/cors';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { publicUrlOf, type Config } from './config.js';
 import authPlugin from '../plugins/auth.js';
 import bossPlugin from '../plugins/boss.js';
@@ -10,6 +10,7 @@ import errorHandler, { sendError } from '../plugins/error-handler.js';
 import mailerPlugin from '../plugins/mailer.js';
 import openapi from '../plugins/openapi.js';
 import storagePlugin from '../plugins/storage.js';
+import { loginLimitsOf } from './auth/login.js';
 import authRoutes from './auth/routes.js';
 import benchRoutes from './bench-routes.js';
 import filesRoutes, { filesTag } from './files/index.js';
@@ -19,6 +20,7 @@ import { appgenRoutes, appgenTag } from './appgen/routes.js';
 import jsonapi from './jsonapi/plugin.js';
 import type { ResourceSpec } from './jsonapi/resource.js';
 import { jobs } from './jobs/index.js';
+import { loggerOptions } from './request-log.js';
 import { resources, siteRoutes, siteTags } from './resources/index.js';
 import { buildValidator } from './validation.js';
 
@@ -26,6 +28,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Sees the text of every SQL statement (tests and benchmarks count them). */
   onQuery?: (query: string) => void;
+  /** Sees every route as it is declared (the permission matrix checks that each one has an entry). */
+  onRoute?: (route: RouteOptions) => void;
   /** The JSON:API resources to serve (the engine's own tests pass fixtures). */
   resources?: ResourceSpec[];
   /** False: build the routes without connecting the job queue (the OpenAPI document needs no database). */
@@ -35,9 +39,11 @@ export interface AppOptions {
 /** The whole service as a Fastify instance: infrastructure plugins first, then the faces. */
 export async function buildApp(config: Config & { DATABASE_URL: string }, options: AppOptions = {}) {
   const app = Fastify({
-    logger: options.logger ?? { level: config.LOG_LEVEL },
+    logger: loggerOptions(options.logger, config.LOG_LEVEL),
     routerOptions: { maxParamLength: 500 },
     trustProxy: config.TRUST_PROXY ?? false,
+    // Fastify's default, written down because the README promises it: a larger body is 413 unread.
+    bodyLimit: 1024 * 1024,
     // A URL Fastify cannot route (bad percent-encoding, an over-long parameter) gets the same error document.
     frameworkErrors: (err, request, reply) => sendError(request, reply, err),
     schemaController: {
@@ -52,12 +58,14 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
       },
     },
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   // No route takes text: a text body is 415 like any other unsupported type, not a string to validate.
   app.removeContentTypeParser('text/plain');
   await app.register(errorHandler);
   await app.register(dbPlugin, {
     url: config.DATABASE_URL,
     poolMax: config.DB_POOL_MAX,
+    connectTimeoutSeconds: config.DB_CONNECT_TIMEOUT_SECONDS,
     randomPageCost: config.DB_RANDOM_PAGE_COST,
     onQuery: options.onQuery,
   });
@@ -82,7 +90,16 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
       appgenTag,
     ],
   });
-  await app.register(bossPlugin, { url: config.DATABASE_URL, jobs: jobs(config), work: config.ROLE !== 'api', connect: options.connect });
+  await app.register(bossPlugin, {
+    url: config.DATABASE_URL,
+    jobs: jobs(config),
+    work: config.ROLE !== 'api',
+    connect: options.connect,
+    connectTimeoutSeconds: config.DB_CONNECT_TIMEOUT_SECONDS,
+    heartbeatSeconds: config.JOB_HEARTBEAT_SECONDS,
+    monitorSeconds: config.JOB_MONITOR_SECONDS,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+  });
   await app.register(storagePlugin, { dir: config.STORAGE_DIR, publicUrl: publicUrlOf(config), s3Urls: config.S3_URLS });
   await app.register(mailerPlugin, {
     smtpUrl: config.SMTP_URL,
@@ -93,14 +110,14 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   });
   await app.register(authPlugin, { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN });
   await app.register(jsonapi, { resources: served });
-  await app.register(authRoutes, { expiresIn: config.JWT_EXPIRES_IN });
-  for (const routes of siteRoutes) await app.register(routes);
+  await app.register(authRoutes, { expiresIn: config.JWT_EXPIRES_IN, limits: loginLimitsOf(config) });
+  for (const routes of siteRoutes) await app.register(routes, { config });
   await app.register(filesRoutes, { config });
   await app.register(transferRoutes, { config });
   await app.register(assistant, { config, connect: options.connect !== false });
   await app.register(appgenRoutes, {
     rateLimits: { perEmail: config.APPGEN_RATE_PER_EMAIL, perIp: config.APPGEN_RATE_PER_IP, windowSeconds: config.APPGEN_RATE_WINDOW_SECONDS },
   });
-  if (config.BENCH_ROUTES) await app.register(benchRoutes);
+  if (config.BENCH_ROUTES) await app.register(benchRoutes, { loginLimits: loginLimitsOf(config) });
   return app;
 }

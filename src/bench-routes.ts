@@ -1,7 +1,9 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { settings, users } from '../db/schema/index.js';
-import { verifyPassword } from './auth/password.js';
+import ipaddr from 'ipaddr.js';
+import { settings } from '../db/schema/index.js';
+import { checkLogin, type LoginLimits } from './auth/login.js';
+import { notFound } from './jsonapi/errors.js';
 import { fetchRelated, relatedCondition } from './jsonapi/loader.js';
 import type { Model } from './jsonapi/model.js';
 import { Registry } from './jsonapi/model.js';
@@ -10,13 +12,24 @@ import { listQuerySchema, parseDocumentQuery, parseListQuery, type IncludeTree, 
 import type { Row, ToManySpec } from './jsonapi/resource.js';
 import { resources } from './resources/index.js';
 
+const isLoopback = (address: string | undefined) =>
+  !!address && ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
+
 /**
  * Baseline routes for `make bench` (mounted only with BENCH_ROUTES=true): the same authentication
  * and the same SQL as a JSON:API read, through the same driver, answering the raw rows, so the
  * ratio between the two measures what the JSON:API layer costs (documents, links, serialisation).
  * `/bench/baseline/<path>` mirrors `GET /v1/<path>` for a list, a record, or a record's related list.
+ * Raw rows skip every policy that shapes documents (the settings row holds its secrets), so they
+ * exist only for callers on this machine, where the bench runs.
  */
-export default async function benchRoutes(app: FastifyInstance) {
+export default async function benchRoutes(app: FastifyInstance, { loginLimits }: { loginLimits: LoginLimits }) {
+  // Both the peer and, behind TRUST_PROXY, the client it speaks for; to others as if there were no route.
+  app.addHook('onRequest', async (request) => {
+    if (!isLoopback(request.socket.remoteAddress) || !isLoopback(request.ip)) {
+      throw notFound(`No route for ${request.method} ${request.url.split('?')[0]}`);
+    }
+  });
   const registry = new Registry(resources);
   const byPath = new Map([...registry.models.values()].map((m) => [m.spec.path, m]));
   const querystring = listQuerySchema(registry);
@@ -44,15 +57,10 @@ export default async function benchRoutes(app: FastifyInstance) {
     return (await app.db.select().from(settings).where(eq(settings.id, 1)))[0];
   });
 
-  // Login without the token: the same select and the password hash, so the ratio shows what else login costs.
+  // Login without the token: the same limiter, select and password hash, so the ratio shows what else login costs.
   app.post('/bench/baseline/login', { schema: { hide: true } }, async (request) => {
     const { email, password } = request.body as { email: string; password: string };
-    const [user] = await app.db
-      .select({ id: users.id, passwordHash: users.passwordHash })
-      .from(users)
-      .where(and(sql`lower(${users.email}) = lower(${email.trim()})`, isNull(users.deletedAt)))
-      .limit(1);
-    return { verified: (await verifyPassword(user?.passwordHash, password)) && !!user };
+    return { verified: (await checkLogin(app, loginLimits, { email, password, ip: request.ip })) !== null };
   });
 
   app.get('/bench/baseline/:path', { schema: { hide: true, querystring } }, async (request) => {

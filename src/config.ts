@@ -9,6 +9,12 @@ export const ConfigSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   DATA_DIR: Type.String({ default: './data' }),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  DB_CONNECT_TIMEOUT_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 60,
+    default: 5,
+    description: 'time to open a database connection; when it fails or the database is down, requests answer 503 with Retry-After at once',
+  }),
   DB_RANDOM_PAGE_COST: Type.Number({
     exclusiveMinimum: 0,
     maximum: 100,
@@ -38,6 +44,22 @@ export const ConfigSchema = Type.Object({
     default: 1,
     description: 'HTTP processes sharing the port (Node cluster); each has its own pool of DB_POOL_MAX connections',
   }),
+  SHUTDOWN_TIMEOUT_SECONDS: Type.Integer({
+    minimum: 1,
+    default: 30,
+    description: 'on SIGTERM, time for requests in flight and running jobs to finish before the process exits anyway (exit code 1)',
+  }),
+  JOB_HEARTBEAT_SECONDS: Type.Integer({
+    minimum: 10,
+    default: 30,
+    description: 'a worker confirms each running job alive twice in this time; a job of a worker that stopped confirming (it died) is retried',
+  }),
+  JOB_MONITOR_SECONDS: Type.Integer({ minimum: 1, default: 10, description: 'how often the workers look for such jobs (and expired ones)' }),
+  TASK_RETRY_SECONDS: Type.Integer({
+    minimum: 0,
+    default: 30,
+    description: 'delay before an export, import or app build whose attempt failed or whose worker died runs again',
+  }),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'SMTP server when the settings name none' })),
   MAIL_FROM: Type.String({ default: 'Open Event <no-reply@localhost>', description: 'sender when the settings name none' }),
   MAIL_OUTBOX_DIR: Type.String({ default: './data/outbox', description: 'where messages go as .eml files without SMTP' }),
@@ -59,6 +81,7 @@ export const ConfigSchema = Type.Object({
   IMPORT_MAX_ENTRIES: Type.Integer({ minimum: 1, default: 20000, description: 'files an import archive may hold' }),
   IMPORT_MAX_INFLATED_BYTES: Type.Integer({ minimum: 1, default: 1073741824, description: 'inflated size of an import archive' }),
   IMPORT_MAX_RATIO: Type.Integer({ minimum: 1, default: 200, description: 'compression ratio of any entry of an import archive' }),
+  IMPORT_MAX_JSON_BYTES: Type.Integer({ minimum: 1, default: 67108864, description: 'inflated size of any one JSON file of an import archive (each is parsed in memory)' }),
   FETCH_ALLOW_PRIVATE: Type.Boolean({ default: false, description: 'let remote fetches reach private and loopback addresses' }),
   FETCH_MAX_BYTES: Type.Integer({ minimum: 1, default: 20971520, description: 'largest remote file fetched (images, media)' }),
   FETCH_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, default: 20, description: 'time limit of one remote fetch' }),
@@ -70,10 +93,16 @@ export const ConfigSchema = Type.Object({
   APPGEN_RATE_PER_EMAIL: Type.Integer({ minimum: 1, default: 5, description: 'app builds one e-mail address may ask for per window' }),
   APPGEN_RATE_PER_IP: Type.Integer({ minimum: 1, default: 20, description: 'app builds one client address may ask for per window' }),
   APPGEN_RATE_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 3600, description: 'the window of the app build rate limits' }),
+  LOGIN_MAX_FAILURES: Type.Integer({ minimum: 1, default: 10, description: 'failed logins of one e-mail address per window before logins of it answer 429' }),
+  LOGIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, default: 100, description: 'failed logins from one client address per window before its logins answer 429' }),
+  LOGIN_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 900, description: 'the window of the login limits' }),
+  MAIL_RATE_PER_RECIPIENT: Type.Integer({ minimum: 1, default: 5, description: 'mails clients may have sent to one mailbox per window (receipts)' }),
+  MAIL_RATE_PER_IP: Type.Integer({ minimum: 1, default: 1000, description: 'mails one client address may have sent per window (receipts)' }),
+  MAIL_RATE_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 3600, description: 'the window of the mail limits' }),
   TRUST_PROXY: Type.Optional(
     Type.String({ minLength: 1, description: 'comma-separated addresses or CIDRs of the load balancers whose X-Forwarded-For gives the client address' }),
   ),
-  BENCH_ROUTES: Type.Boolean({ default: false, description: 'mount the /bench baseline routes used by make bench' }),
+  BENCH_ROUTES: Type.Boolean({ default: false, description: 'mount the /bench baseline routes used by make bench (loopback callers only; never in production)' }),
 });
 export type Config = Static<typeof ConfigSchema> & { JWT_SECRET: string };
 /** How remote files (images, media) may be fetched. */

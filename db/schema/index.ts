@@ -6,3 +6,4 @@ export * from './site.js';
 export * from './orders.js';
 export * from './tasks.js';
 export * from './assistant.js';
+export * from './rate-limits.js';

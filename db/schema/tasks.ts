@@ -32,13 +32,6 @@ export const tasks = pgTable(
     check('tasks_state', sql`${t.state} in ('WAITING', 'SUCCESS', 'FAILED', 'FAILURE')`),
     index('tasks_user_id_idx').on(t.userId),
     index('tasks_event_id_idx').on(t.eventId),
-    // The app generator's rate limits count recent builds per mailbox and per client address.
-    index('tasks_app_mailbox_idx')
-      .on(sql`(${t.options}->>'mailbox')`, t.createdAt)
-      .where(sql`${t.kind} = 'app'`),
-    index('tasks_app_client_idx')
-      .on(sql`(${t.options}->>'client')`, t.createdAt)
-      .where(sql`${t.kind} = 'app'`),
   ],
 );
 

@@ -2600,7 +2600,7 @@ export interface paths {
         put?: never;
         /**
          * Log in
-         * @description Exchanges an email and password for an HS256 JWT valid for 86400 seconds.
+         * @description Exchanges an email and password for an HS256 JWT valid for 86400 seconds. After 10 failed logins for one email, or 100 from one client address, within 900 seconds, every login of that email or client is refused with 429 and `Retry-After` (seconds), whatever the password; a successful login forgives the failures of its email.
          */
         post: operations["login"];
         delete?: never;
@@ -2621,7 +2621,7 @@ export interface paths {
         /**
          * Log in (legacy path)
          * @deprecated
-         * @description Exchanges an email and password for an HS256 JWT valid for 86400 seconds.
+         * @description Exchanges an email and password for an HS256 JWT valid for 86400 seconds. After 10 failed logins for one email, or 100 from one client address, within 900 seconds, every login of that email or client is refused with 429 and `Retry-After` (seconds), whatever the password; a successful login forgives the failures of its email.
          */
         post: operations["loginLegacy"];
         delete?: never;
@@ -2639,7 +2639,7 @@ export interface paths {
         };
         /**
          * The settings
-         * @description Administrators and super administrators get the full variant (SettingFull, secrets included); everyone else the limited one (SettingLimited).
+         * @description Administrators and super administrators get the full variant (SettingFull, secrets included); everyone else the limited one (SettingLimited); with `fields[setting]`, only the named attributes (SettingSparse).
          */
         get: operations["getSettings"];
         put?: never;
@@ -2659,7 +2659,7 @@ export interface paths {
         };
         /**
          * The settings (any id names record 1)
-         * @description Administrators and super administrators get the full variant (SettingFull, secrets included); everyone else the limited one (SettingLimited).
+         * @description Administrators and super administrators get the full variant (SettingFull, secrets included); everyone else the limited one (SettingLimited); with `fields[setting]`, only the named attributes (SettingSparse).
          */
         get: operations["getSettingsById"];
         put?: never;
@@ -2725,7 +2725,7 @@ export interface paths {
         put?: never;
         /**
          * Mail the receipt of an order
-         * @description Sends the receipt (with an HTML receipt attached) to the buyer and to every attendee address. The caller must be the buyer, an organizer or coorganizer of the event, or an administrator; the order must be completed (409 otherwise). A delivery that fails is kept and retried; the answer does not wait for it.
+         * @description Sends the receipt (with an HTML receipt attached) to the buyer and to every attendee address. The caller must be the buyer, an organizer or coorganizer of the event, or an administrator; the order must be completed (409 otherwise). A delivery that fails is kept and retried; the answer does not wait for it. Each mailbox gets at most 5 such mails, and one client address has at most 1000 sent, per 3600 seconds: past either, 429 with `Retry-After` and nothing is sent.
          */
         post: operations["sendReceipt"];
         delete?: never;
@@ -2903,13 +2903,13 @@ export interface paths {
         };
         /**
          * Log in (assistant clients)
-         * @description `login` (the e-mail) and `password` give the same token as POST /v1/auth/login, as `access_token`.
+         * @description `login` (the e-mail) and `password` give the same token as POST /v1/auth/login, as `access_token`; failed logins count against the same limits (429 with `Retry-After`).
          */
         get: operations["assistantLogin"];
         put?: never;
         /**
          * Log in (assistant clients)
-         * @description `login` (the e-mail) and `password` give the same token as POST /v1/auth/login, as `access_token`.
+         * @description `login` (the e-mail) and `password` give the same token as POST /v1/auth/login, as `access_token`; failed logins count against the same limits (429 with `Retry-After`).
          */
         post: operations["assistantLoginPost"];
         delete?: never;
@@ -6465,8 +6465,104 @@ export interface components {
             };
             links: components["schemas"]["ResourceLinks"];
         };
+        /** @description The answer to `fields[setting]`: the named attributes the caller may see, any subset of a variant. */
+        SettingSparse: {
+            /** @enum {string} */
+            type: "setting";
+            /** @enum {string} */
+            id: "1";
+            attributes: {
+                /** @description name of the site */
+                "app-name"?: string;
+                tagline?: string | null;
+                /**
+                 * Format: uri
+                 * @description where the web front end runs; links in mails point there
+                 */
+                "frontend-url"?: string | null;
+                /**
+                 * Format: uri
+                 * @description help and support
+                 */
+                "support-url"?: string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Facebook
+                 */
+                "facebook-url"?: string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Twitter
+                 */
+                "twitter-url"?: string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Instagram
+                 */
+                "instagram-url"?: string | null;
+                /**
+                 * Format: uri
+                 * @description the source code
+                 */
+                "github-url"?: string | null;
+                /**
+                 * Format: uri
+                 * @description the site on YouTube
+                 */
+                "youtube-url"?: string | null;
+                /** @description width of the large event image in pixels (default 1300) */
+                "large-image-width"?: number;
+                /** @description height of the large event image when the aspect is not kept in pixels (default 500) */
+                "large-image-height"?: number;
+                /** @description width of the event thumbnail in pixels (default 500) */
+                "thumbnail-image-width"?: number;
+                /** @description height of the event thumbnail when the aspect is not kept in pixels (default 200) */
+                "thumbnail-image-height"?: number;
+                /** @description width of the event icon in pixels (default 75) */
+                "icon-image-width"?: number;
+                /** @description height of the event icon when the aspect is not kept in pixels (default 30) */
+                "icon-image-height"?: number;
+                /** @description true: image variants keep the original ratio (height from width); false: exactly width x height */
+                "image-keep-aspect"?: boolean;
+                /** @description width (and height when the aspect is not kept) of user avatar and speaker photo thumbnails in pixels (default 500) */
+                "profile-thumbnail-size"?: number;
+                /** @description width (and height when the aspect is not kept) of small user avatars and speaker photos in pixels (default 50) */
+                "profile-small-size"?: number;
+                /** @description width (and height when the aspect is not kept) of user avatar and speaker photo icons in pixels (default 35) */
+                "profile-icon-size"?: number;
+                /** @description where uploads are stored (default local) */
+                "storage-place"?: "local" | "s3";
+                /**
+                 * Format: uri
+                 * @description S3-compatible endpoint; empty for AWS
+                 */
+                "s3-endpoint"?: string | null;
+                /** @description bucket name */
+                "s3-bucket"?: string | null;
+                "s3-region"?: string | null;
+                "s3-access-key"?: string | null;
+                /** @description secret; administrators only */
+                "s3-secret-key"?: string | null;
+                /** @description smtp: send through the SMTP server below; null: SMTP_URL, else the outbox folder */
+                "email-service"?: "smtp" | null;
+                /** @description sender address */
+                "email-from"?: string | null;
+                /** @description sender name */
+                "email-from-name"?: string | null;
+                /** @description host name or address */
+                "smtp-host"?: string | null;
+                /** @description default 465 with ssl, 587 otherwise */
+                "smtp-port"?: number | null;
+                "smtp-username"?: string | null;
+                /** @description secret; administrators only */
+                "smtp-password"?: string | null;
+                /** @description none, ssl (implicit TLS) or tls (STARTTLS required) */
+                "smtp-encryption"?: "none" | "ssl" | "tls";
+            };
+            links: components["schemas"]["ResourceLinks"];
+        };
         SettingDocument: {
-            data: components["schemas"]["SettingFull"] | components["schemas"]["SettingLimited"];
+            data: components["schemas"]["SettingFull"] | components["schemas"]["SettingLimited"] | components["schemas"]["SettingSparse"];
             links: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
@@ -6839,6 +6935,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createUser: {
@@ -6919,6 +7035,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -6931,6 +7056,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7045,6 +7181,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     deleteUser: {
@@ -7066,6 +7222,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -7098,6 +7263,35 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7185,6 +7379,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -7197,6 +7400,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7233,6 +7447,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -7263,6 +7486,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7385,6 +7628,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createUserSpeakers: {
@@ -7468,6 +7731,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -7480,6 +7752,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7516,6 +7799,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -7546,6 +7838,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7668,6 +7980,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getUserOrdersRelationship: {
@@ -7697,6 +8029,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -7728,6 +8069,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7850,6 +8211,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getUserNotificationsRelationship: {
@@ -7879,6 +8260,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -7910,6 +8300,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8032,6 +8442,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     listEvents: {
@@ -8136,6 +8566,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createEvent: {
@@ -8216,6 +8666,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -8228,6 +8687,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8342,6 +8812,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     deleteEvent: {
@@ -8363,6 +8853,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -8395,6 +8894,35 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8482,6 +9010,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -8494,6 +9031,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8530,6 +9078,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -8560,6 +9117,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8647,6 +9224,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -8659,6 +9245,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8777,6 +9374,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getEventEventCopyrightRelationship: {
@@ -8806,6 +9423,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -8837,6 +9463,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8955,6 +9601,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getEventSocialLinksRelationship: {
@@ -8984,6 +9650,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -9015,6 +9690,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9137,6 +9832,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getEventMicrolocationsRelationship: {
@@ -9166,6 +9881,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -9197,6 +9921,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9319,6 +10063,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getEventSponsorsRelationship: {
@@ -9348,6 +10112,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -9379,6 +10152,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9501,6 +10294,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getEventTracksRelationship: {
@@ -9530,6 +10343,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -9561,6 +10383,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9683,6 +10525,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getEventSessionTypesRelationship: {
@@ -9712,6 +10574,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -9743,6 +10614,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9865,6 +10756,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getEventSessionsRelationship: {
@@ -9894,6 +10805,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -9925,6 +10845,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10047,6 +10987,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getEventSpeakersRelationship: {
@@ -10076,6 +11036,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -10107,6 +11076,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10229,6 +11218,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createEventSpeakers: {
@@ -10312,6 +11321,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -10324,6 +11342,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10360,6 +11389,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -10390,6 +11428,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10512,6 +11570,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createEventCustomForms: {
@@ -10595,6 +11673,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -10607,6 +11694,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10643,6 +11741,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -10673,6 +11780,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10795,6 +11922,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getEventOwnerRelationship: {
@@ -10824,6 +11971,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -10855,6 +12011,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10973,6 +12149,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getEventOrganizersRelationship: {
@@ -11002,6 +12198,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -11033,6 +12238,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11120,6 +12345,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -11132,6 +12366,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11219,6 +12464,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -11231,6 +12485,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11318,6 +12583,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -11330,6 +12604,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11452,6 +12737,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getEventCoorganizersRelationship: {
@@ -11481,6 +12786,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -11512,6 +12826,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11599,6 +12933,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -11611,6 +12954,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11698,6 +13052,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -11710,6 +13073,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11797,6 +13171,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -11809,6 +13192,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11931,6 +13325,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     listEventTopics: {
@@ -12035,6 +13449,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createEventTopic: {
@@ -12115,6 +13549,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -12127,6 +13570,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12241,6 +13695,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     deleteEventTopic: {
@@ -12262,6 +13736,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -12294,6 +13777,35 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12381,6 +13893,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -12393,6 +13914,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12429,6 +13961,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -12459,6 +14000,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12581,6 +14142,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     listEventCopyrights: {
@@ -12685,6 +14266,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createEventCopyright: {
@@ -12765,6 +14366,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -12777,6 +14387,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12891,6 +14512,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     deleteEventCopyright: {
@@ -12912,6 +14553,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -12944,6 +14594,35 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13031,6 +14710,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -13043,6 +14731,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13157,6 +14856,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     deleteEventCopyrightAlias: {
@@ -13178,6 +14897,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -13210,6 +14938,35 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13297,6 +15054,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -13309,6 +15075,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13345,6 +15122,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -13375,6 +15161,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13462,6 +15268,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -13474,6 +15289,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13592,6 +15418,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     listSocialLinks: {
@@ -13696,6 +15542,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createSocialLink: {
@@ -13776,6 +15642,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -13788,6 +15663,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13902,6 +15788,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     deleteSocialLink: {
@@ -13923,6 +15829,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -13955,6 +15870,35 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14042,6 +15986,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -14054,6 +16007,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14090,6 +16054,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -14120,6 +16093,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14207,6 +16200,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -14219,6 +16221,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14337,6 +16350,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     listMicrolocations: {
@@ -14441,6 +16474,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createMicrolocation: {
@@ -14521,6 +16574,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -14533,6 +16595,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14647,6 +16720,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     deleteMicrolocation: {
@@ -14668,6 +16761,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -14700,6 +16802,35 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14787,6 +16918,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -14799,6 +16939,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14835,6 +16986,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -14865,6 +17025,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14952,6 +17132,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -14964,6 +17153,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15082,6 +17282,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getMicrolocationSessionsRelationship: {
@@ -15111,6 +17331,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -15142,6 +17371,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15264,6 +17513,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     listSponsors: {
@@ -15368,6 +17637,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createSponsor: {
@@ -15448,6 +17737,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -15460,6 +17758,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15574,6 +17883,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     deleteSponsor: {
@@ -15595,6 +17924,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -15627,6 +17965,35 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15714,6 +18081,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -15726,6 +18102,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15762,6 +18149,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -15792,6 +18188,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15879,6 +18295,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -15891,6 +18316,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16009,6 +18445,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     listTracks: {
@@ -16113,6 +18569,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createTrack: {
@@ -16193,6 +18669,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -16205,6 +18690,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16319,6 +18815,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     deleteTrack: {
@@ -16340,6 +18856,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -16372,6 +18897,35 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16459,6 +19013,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -16471,6 +19034,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16507,6 +19081,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -16537,6 +19120,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16624,6 +19227,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -16636,6 +19248,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16754,6 +19377,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getTrackSessionsRelationship: {
@@ -16783,6 +19426,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -16814,6 +19466,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16936,6 +19608,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     listSessionTypes: {
@@ -17040,6 +19732,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createSessionType: {
@@ -17120,6 +19832,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -17132,6 +19853,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17246,6 +19978,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     deleteSessionType: {
@@ -17267,6 +20019,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -17299,6 +20060,35 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17386,6 +20176,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -17398,6 +20197,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17434,6 +20244,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -17464,6 +20283,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17551,6 +20390,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -17563,6 +20411,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17681,6 +20540,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getSessionTypeSessionsRelationship: {
@@ -17710,6 +20589,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -17741,6 +20629,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17863,6 +20771,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     listSessions: {
@@ -17967,6 +20895,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createSession: {
@@ -18047,6 +20995,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -18059,6 +21016,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18173,6 +21141,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     deleteSession: {
@@ -18194,6 +21182,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -18226,6 +21223,35 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18313,6 +21339,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -18325,6 +21360,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18361,6 +21407,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -18391,6 +21446,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18478,6 +21553,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -18490,6 +21574,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18608,6 +21703,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getSessionTrackRelationship: {
@@ -18637,6 +21752,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -18668,6 +21792,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18755,6 +21899,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -18767,6 +21920,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18885,6 +22049,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getSessionMicrolocationRelationship: {
@@ -18914,6 +22098,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -18945,6 +22138,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19032,6 +22245,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -19044,6 +22266,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19162,6 +22395,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getSessionSessionTypeRelationship: {
@@ -19191,6 +22444,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -19222,6 +22484,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19309,6 +22591,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -19321,6 +22612,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19439,6 +22741,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getSessionSpeakersRelationship: {
@@ -19468,6 +22790,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -19499,6 +22830,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19586,6 +22937,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -19598,6 +22958,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19685,6 +23056,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -19697,6 +23077,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19784,6 +23175,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -19796,6 +23196,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19918,6 +23329,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createSessionSpeakers: {
@@ -20001,6 +23432,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -20013,6 +23453,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20049,6 +23500,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -20079,6 +23539,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20197,6 +23677,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     listSpeakers: {
@@ -20301,6 +23801,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createSpeaker: {
@@ -20381,6 +23901,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -20393,6 +23922,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20507,6 +24047,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     deleteSpeaker: {
@@ -20528,6 +24088,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -20560,6 +24129,35 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20647,6 +24245,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -20659,6 +24266,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20695,6 +24313,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -20725,6 +24352,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20812,6 +24459,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -20824,6 +24480,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20942,6 +24609,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getSpeakerUserRelationship: {
@@ -20971,6 +24658,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -21002,6 +24698,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21089,6 +24805,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -21101,6 +24826,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21219,6 +24955,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getSpeakerSessionsRelationship: {
@@ -21248,6 +25004,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -21279,6 +25044,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21366,6 +25151,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -21378,6 +25172,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21465,6 +25270,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -21477,6 +25291,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21564,6 +25389,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -21576,6 +25410,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21698,6 +25543,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     listCustomForms: {
@@ -21802,6 +25667,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createCustomForm: {
@@ -21882,6 +25767,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -21894,6 +25788,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22008,6 +25913,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     deleteCustomForm: {
@@ -22029,6 +25954,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -22070,6 +26004,35 @@ export interface operations {
             /** @description The type or id does not match, or the record conflicts with another */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22157,6 +26120,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -22169,6 +26141,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22205,6 +26188,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -22235,6 +26227,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22322,6 +26334,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -22334,6 +26355,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22452,6 +26484,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     listOrders: {
@@ -22556,6 +26608,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createOrder: {
@@ -22636,6 +26708,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -22648,6 +26729,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22762,6 +26854,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     deleteOrder: {
@@ -22783,6 +26895,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -22815,6 +26936,35 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22902,6 +27052,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -22914,6 +27073,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22950,6 +27120,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -22980,6 +27159,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23067,6 +27266,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -23079,6 +27287,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23197,6 +27416,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getOrderUserRelationship: {
@@ -23226,6 +27465,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
@@ -23257,6 +27505,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23375,6 +27643,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     listPages: {
@@ -23479,6 +27767,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createPage: {
@@ -23559,6 +27867,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -23571,6 +27888,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23685,6 +28013,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     deletePage: {
@@ -23706,6 +28054,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -23747,6 +28104,35 @@ export interface operations {
             /** @description The type or id does not match, or the record conflicts with another */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23834,6 +28220,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -23846,6 +28241,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23956,6 +28362,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     createNotification: {
@@ -24036,6 +28462,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -24048,6 +28483,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24162,6 +28608,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     deleteNotification: {
@@ -24183,6 +28649,15 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
             /** @description The token is missing, invalid or expired, or its account is gone */
@@ -24224,6 +28699,35 @@ export interface operations {
             /** @description The type or id does not match, or the record conflicts with another */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24311,6 +28815,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -24323,6 +28836,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24359,6 +28883,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -24389,6 +28922,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24507,6 +29060,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     login: {
@@ -24549,9 +29122,49 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too many failed logins for this email or from this client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24600,9 +29213,49 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too many failed logins for this email or from this client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24666,6 +29319,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getSettingsById: {
@@ -24720,6 +29393,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24801,6 +29494,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -24813,6 +29515,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24894,6 +29607,26 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getAdminStatisticsSession: {
@@ -24963,6 +29696,26 @@ export interface operations {
             /** @description Accept excludes application/vnd.api+json */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25039,6 +29792,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -25051,6 +29813,28 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too many mails to one of these addresses or from this client address; `Retry-After` says when to ask again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25120,9 +29904,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description The storage service is unavailable; nothing was stored */
+            /** @description The file storage or the database is down for a moment; nothing was stored. `Retry-After` says when to try again */
             503: {
                 headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25192,9 +29978,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description The storage service is unavailable; nothing was stored */
+            /** @description The file storage or the database is down for a moment; nothing was stored. `Retry-After` says when to try again */
             503: {
                 headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25274,9 +30062,11 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description The storage service is unavailable; nothing was stored */
+            /** @description The file storage or the database is down for a moment; nothing was stored. `Retry-After` says when to try again */
             503: {
                 headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25303,7 +30093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description No stored file has this path */
@@ -25379,6 +30169,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
                 headers: {
@@ -25391,6 +30190,17 @@ export interface operations {
             /** @description The document fails validation */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25422,6 +30232,15 @@ export interface operations {
                     "application/zip": string;
                 };
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -25443,6 +30262,17 @@ export interface operations {
             /** @description Object not found */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25521,6 +30351,17 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
         };
     };
     getTask: {
@@ -25551,6 +30392,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The token is missing, invalid or expired, or its account is gone */
             401: {
                 headers: {
@@ -25563,6 +30413,17 @@ export interface operations {
             /** @description Object not found */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25613,8 +30474,39 @@ export interface operations {
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Too many failed logins for this e-mail or from this client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25658,8 +30550,57 @@ export interface operations {
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Too many failed logins for this e-mail or from this client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25738,6 +30679,17 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
         };
     };
     storePersonalInfoPost: {
@@ -25785,6 +30737,24 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
             /** @description Refused: `{"accepted": false, "message"}` */
             420: {
                 headers: {
@@ -25797,6 +30767,17 @@ export interface operations {
             /** @description Refused: `{"accepted": false, "message"}` */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25864,6 +30845,17 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
         };
     };
     changeRolesPost: {
@@ -25918,6 +30910,35 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
         };
     };
     listSettings: {
@@ -25949,8 +30970,28 @@ export interface operations {
                 content?: never;
             };
             /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25974,8 +31015,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/json": Record<string, never>;
                 };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             401: {
@@ -25995,6 +31043,17 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
         };
     };
     createSkill: {
@@ -26006,7 +31065,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `accepted` true, or false with the reason (no image, name missing or taken) */
+            /** @description `accepted` true, or false with the reason (no image, image name missing or taken, skill already there: nothing is written) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -26042,9 +31101,29 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description The body is of a media type the server does not read (send multipart/form-data) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
             /** @description Refused: `{"accepted": false, "message"}` */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26079,13 +31158,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -26107,6 +31187,17 @@ export interface operations {
             /** @description Refused: `{"accepted": false, "message"}` */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26141,13 +31232,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -26162,6 +31254,35 @@ export interface operations {
             /** @description Refused: `{"accepted": false, "message"}` */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26207,6 +31328,26 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
         };
     };
     getGroups: {
@@ -26242,6 +31383,26 @@ export interface operations {
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26291,6 +31452,26 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
         };
     };
     getLanguage: {
@@ -26330,6 +31511,26 @@ export interface operations {
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26384,8 +31585,28 @@ export interface operations {
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26459,6 +31680,17 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
         };
     };
     fiveStarRateSkillPost: {
@@ -26510,9 +31742,38 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
             /** @description Refused: `{"accepted": false, "message"}` */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26586,6 +31847,17 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
         };
     };
     feedbackSkillPost: {
@@ -26637,9 +31909,38 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
             /** @description Refused: `{"accepted": false, "message"}` */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26717,6 +32018,17 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
         };
     };
     changeSkillStatusPost: {
@@ -26772,9 +32084,38 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
             /** @description Refused: `{"accepted": false, "message"}` */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26833,8 +32174,28 @@ export interface operations {
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26944,6 +32305,19 @@ export interface operations {
             /** @description Too many builds for this e-mail or client address; `Retry-After` says when to ask again */
             429: {
                 headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+            /** @description The database is down for a moment; no build was started. `Retry-After` says when to ask again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -10,8 +10,9 @@ export const APP_QUEUE = 'app-build';
 export const APP_GROUP = { id: 'app-builds' };
 
 /**
- * What a build task records (`tasks.options`): the request, and the keys the rate limits count
- * (`mailbox`: the address without a +tag; `client`: the client address, an IPv6 one by its /64).
+ * What a build task records (`tasks.options`): the request, and who asked in the terms the rate limits
+ * count (`mailbox`: the address without a +tag; `client`: the client address, an IPv6 one by its /64),
+ * kept with the build after the limits' hits are gone.
  */
 export interface AppTaskOptions {
   email: string;

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
-import { sql } from 'drizzle-orm';
-import ipaddr from 'ipaddr.js';
 import type { FastifyError, FastifyInstance, FastifyReply, HTTPMethods } from 'fastify';
 import { tasks } from '../../db/schema/index.js';
 import type { Db } from '../../plugins/db.js';
 import { toErrorDocument } from '../../plugins/error-handler.js';
 import { API_PREFIX } from '../jsonapi/serialize.js';
+import { RateLimited, RETRY_AFTER, take } from '../rate-limits/hits.js';
+import { clientOf, mailboxOf } from '../rate-limits/keys.js';
 import { APP_GROUP, APP_QUEUE, type AppTaskOptions } from './job.js';
 
 export const TAG = 'App generator';
@@ -80,6 +80,9 @@ function sendFailure(reply: FastifyReply, err: unknown) {
   if (err instanceof AppgenError) {
     reply.headers(err.headers);
     [status, message] = [err.status, err.message];
+  } else if (err instanceof RateLimited) {
+    reply.headers(err.headers!);
+    [status, message] = [429, err.detail];
   } else if ((err as FastifyError).validation) {
     [status, message] = [422, validationMessage((err as FastifyError).validation as never)];
   } else if ((err as FastifyError).code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
@@ -87,9 +90,12 @@ function sendFailure(reply: FastifyReply, err: unknown) {
     [status, message] = [422, 'Unprocessable entity'];
   } else {
     // Framework refusals (malformed JSON, media type, size) keep their status and say what they are.
+    // A database that is down is a 503 with Retry-After, which says so.
     const doc = toErrorDocument(err);
     status = doc.status;
-    message = status >= 500 ? 'Internal Server Error' : `${doc.errors[0]!.title}: ${doc.errors[0]!.detail}`;
+    if (doc.headers) reply.headers(doc.headers);
+    const [first] = doc.errors;
+    message = status === 503 ? first!.detail : status >= 500 ? 'Internal Server Error' : `${first!.title}: ${first!.detail}`;
     if (status >= 500) reply.log.error({ err }, 'app generator request failed');
   }
   return reply.code(status).type('application/json; charset=utf-8').send({ status: 'error', code: status, message });
@@ -102,39 +108,19 @@ export interface AppgenRateLimits {
 }
 
 /**
- * Seconds until another build may be asked for by this e-mail address or client address, or 0.
- * Counted from the builds in PostgreSQL (every API process sees the same), under advisory locks so
- * that requests racing for the last place are counted one after the other.
+ * Counts a build against the limits of its mailbox and client address, in the transaction that records
+ * it (the keys stay locked until it commits, so requests racing for the last place are counted one
+ * after the other); throws RateLimited when either is used up.
  */
-async function waitFor(tx: Db, limits: AppgenRateLimits, keys: Pick<AppTaskOptions, 'mailbox' | 'client'>): Promise<number> {
-  for (const [key, max] of [
-    ['mailbox', limits.perEmail],
-    ['client', limits.perIp],
-  ] as const) {
-    const value = keys[key];
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`app-build:${key}:${value}`}, 0))`);
-    // The key is written into the SQL (it is one of the two above) so the partial indexes apply.
-    const [row] = await tx.execute<{ n: number; wait: number | null }>(sql`
-      select count(*)::int as n,
-             ceil(extract(epoch from min(created_at) + make_interval(secs => ${limits.windowSeconds}) - now()))::int as wait
-        from (select ${tasks.createdAt} as created_at from ${tasks}
-               where ${tasks.kind} = 'app' and ${tasks.options}->>${sql.raw(`'${key}'`)} = ${value}
-                 and ${tasks.createdAt} > now() - make_interval(secs => ${limits.windowSeconds})
-               order by ${tasks.createdAt} desc limit ${max}) recent`);
-    if (row!.n >= max) return Math.max(1, row!.wait ?? 1);
-  }
-  return 0;
-}
-
-/** The mailbox the per-e-mail limit counts: the address without a +tag (which reaches the same inbox). */
-const mailboxOf = (email: string) => email.replace(/\+[^@]*@/, '@');
-
-/** The client the per-address limit counts: an IPv4 address, or the /64 of an IPv6 one (one subscriber's range). */
-function clientOf(ip: string): string {
-  const parsed = ipaddr.process(ip);
-  if (parsed.kind() === 'ipv4') return parsed.toString();
-  return `${(parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
-}
+const takeBuild = (tx: Db, limits: AppgenRateLimits, { mailbox, client }: AppTaskOptions) =>
+  take(
+    tx,
+    [
+      { bucket: 'app-mailbox', key: mailbox, max: limits.perEmail, windowSeconds: limits.windowSeconds },
+      { bucket: 'app-client', key: client, max: limits.perIp, windowSeconds: limits.windowSeconds },
+    ],
+    (seconds) => `Too many app builds; try again in ${seconds} seconds`,
+  );
 
 /** Hosts a browser and a CSP can take as they are: DNS names (IDNs arrive in punycode) or IP literals. */
 const PLAIN_HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)$/;
@@ -166,7 +152,11 @@ export async function appgenRoutes(app: FastifyInstance, { rateLimits }: { rateL
           413: failure('The body is too large'),
           415: failure('The body is not JSON'),
           422: failure('A field is missing (`Unprocessable entity`) or invalid (the message names it)'),
-          429: failure('Too many builds for this e-mail or client address; `Retry-After` says when to ask again'),
+          429: { ...failure('Too many builds for this e-mail or client address; `Retry-After` says when to ask again'), headers: RETRY_AFTER },
+          503: Type.Ref(AppgenFailure, {
+            description: 'The database is down for a moment; no build was started. `Retry-After` says when to ask again',
+            headers: RETRY_AFTER,
+          }),
         },
       },
     },
@@ -185,8 +175,7 @@ export async function appgenRoutes(app: FastifyInstance, { rateLimits }: { rateL
         client: clientOf(request.ip),
       };
       const id = await app.db.transaction(async (tx) => {
-        const wait = await waitFor(tx, rateLimits, options);
-        if (wait > 0) throw new AppgenError(429, `Too many app builds; try again in ${wait} seconds`, { 'retry-after': String(wait) });
+        await takeBuild(tx, rateLimits, options);
         const [task] = await tx.insert(tasks).values({ kind: 'app', options }).returning({ id: tasks.id });
         await app.sendJob(tx, APP_QUEUE, { taskId: task!.id }, { group: APP_GROUP });
         return task!.id;

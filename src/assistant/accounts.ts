@@ -5,7 +5,8 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import mime from 'mime-types';
 import { users } from '../../db/schema/index.js';
-import { verifyPassword } from '../auth/password.js';
+import { checkLogin, type LoginLimits } from '../auth/login.js';
+import { hasNul } from '../jsonapi/values.js';
 import { AssistantError, identify, rank, requireRole, ROLES, type Role } from './identity.js';
 import { assistantRoute, failures, params, paramsOf, sendFailure, TAG } from './route.js';
 import { roleColumns, type SettingsFiles } from './settings-files.js';
@@ -14,7 +15,10 @@ import { roleColumns, type SettingsFiles } from './settings-files.js';
  * The `/aaa` account endpoints and the settings download: login for assistant clients, the personal
  * store, role changes, and the administrators' view of the settings folder.
  */
-export async function accountRoutes(app: FastifyInstance, { files, expiresIn }: { files: SettingsFiles; expiresIn: number }) {
+export async function accountRoutes(
+  app: FastifyInstance,
+  { files, expiresIn, loginLimits }: { files: SettingsFiles; expiresIn: number; loginLimits: LoginLimits },
+) {
   assistantRoute(
     app,
     {
@@ -22,19 +26,19 @@ export async function accountRoutes(app: FastifyInstance, { files, expiresIn }: 
       method: ['GET', 'POST'],
       operationId: 'assistantLogin',
       params: params({ login: 'e-mail of the account', password: 'its password' }),
-      failures: [400, 422],
+      failures: [400, 422, 429],
+      failureDescriptions: { 429: 'Too many failed logins for this e-mail or from this client address; `Retry-After` says when to try again' },
       summary: 'Log in (assistant clients)',
-      description: '`login` (the e-mail) and `password` give the same token as POST /v1/auth/login, as `access_token`.',
+      description:
+        '`login` (the e-mail) and `password` give the same token as POST /v1/auth/login, as `access_token`; failed ' +
+        'logins count against the same limits (429 with `Retry-After`).',
       minimal: 'anonymous',
     },
-    async ({ params }) => {
-      if (!params.login || !params.password) throw new AssistantError(400, 'Bad login parameters.');
-      const [user] = await app.db
-        .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
-        .from(users)
-        .where(and(sql`lower(${users.email}) = lower(${params.login.trim()})`, isNull(users.deletedAt)))
-        .limit(1);
-      if (!user || !(await verifyPassword(user.passwordHash, params.password))) throw new AssistantError(422, 'Invalid credentials');
+    async ({ request, params }) => {
+      // No address holds a NUL (PostgreSQL text cannot): such a login is malformed, not a failed guess.
+      if (!params.login || !params.password || hasNul(params.login)) throw new AssistantError(400, 'Bad login parameters.');
+      const user = await checkLogin(app, loginLimits, { email: params.login, password: params.password, ip: request.ip });
+      if (!user) throw new AssistantError(422, 'Invalid credentials');
       await app.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
       await files.write();
       return { accepted: true, valid_seconds: expiresIn, access_token: app.issueToken(user.id), message: `You are logged in as ${user.email}` };
@@ -63,8 +67,9 @@ export async function accountRoutes(app: FastifyInstance, { files, expiresIn }: 
         if (Object.keys(stores).length === 0) throw new AssistantError(420, 'No personal information is added yet.');
         return { accepted: true, stores, message: 'details fetched successfully.' };
       }
-      if (!params.storeName) throw new AssistantError(422, 'Bad store name encountered!');
-      if (params.value === undefined) throw new AssistantError(422, 'Bad store name value encountered!');
+      // jsonb cannot hold a NUL character: such a name or value is as bad as none.
+      if (!params.storeName || hasNul(params.storeName)) throw new AssistantError(422, 'Bad store name encountered!');
+      if (params.value === undefined || hasNul(params.value)) throw new AssistantError(422, 'Bad store name value encountered!');
       await app.db
         .update(users)
         .set({ stores: sql`${users.stores} || ${JSON.stringify({ [params.storeName]: params.value })}::jsonb` })
@@ -136,7 +141,7 @@ export async function accountRoutes(app: FastifyInstance, { files, expiresIn }: 
         summary: 'Download a settings file',
         description: '`file` (default `accounting`) names `<file>.json` of the settings folder; administrators.',
         response: {
-          200: { description: 'The file as an attachment', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+          200: { description: 'The file as an attachment', content: { 'application/json': { schema: { type: 'object', description: 'the settings file as stored' } } } },
           ...failures([401, 404]),
         },
       },

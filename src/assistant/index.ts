@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import multipart from '@fastify/multipart';
+import { loginLimitsOf } from '../auth/login.js';
 import { MULTIPART_OPTIONS } from '../files/upload.js';
 import { accountRoutes } from './accounts.js';
 import { metricsRoutes } from './metrics.js';
@@ -28,7 +29,7 @@ export default async function assistant(app: FastifyInstance, { config, connect 
     if (applied.length > 0) app.log.info({ applied }, 'roles from authorization.json applied');
     await files.write();
   }
-  await accountRoutes(app, { files, expiresIn: config.JWT_EXPIRES_IN });
+  await accountRoutes(app, { files, expiresIn: config.JWT_EXPIRES_IN, loginLimits: loginLimitsOf(config) });
   const repo = new SkillRepo(config.SKILL_REPO_DIR);
   if (connect) await repo.init();
   await app.register(multipart, MULTIPART_OPTIONS);

@@ -155,7 +155,8 @@ export async function metricsRoutes(app: FastifyInstance) {
         reviewed: flag(params.reviewed, 'reviewed'),
         editable: flag(params.editable, 'editable'),
       };
-      await app.db.update(skills).set(changes).where(eq(skills.id, skill.id));
+      // No flag given is nothing to change (an UPDATE without a column to set is an error).
+      if (Object.values(changes).some((v) => v !== undefined)) await app.db.update(skills).set(changes).where(eq(skills.id, skill.id));
       return { accepted: true, message: 'Skill status changed successfully.' };
     },
   );

@@ -1,5 +1,8 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { RateLimited, RETRY_AFTER } from '../rate-limits/hits.js';
+import { isConnectionFailure } from '../../plugins/db.js';
+import { databaseUnavailable } from '../jsonapi/errors.js';
 import { AssistantError, identify, requireRole, sessionOf, type Identity, type Role } from './identity.js';
 
 export const TAG = 'assistant';
@@ -31,9 +34,22 @@ export const params = (described: Record<string, string>): Record<string, TSchem
 /** The four values that name a skill. */
 export const SKILL_PARAMS = params({ model: 'model (general)', group: 'group (Knowledge)', language: 'language (en)', skill: 'skill name' });
 
-/** The failures of assistant endpoints, each `{"accepted": false, "message"}`. */
+const UNAVAILABLE = 'The database is down for a moment; nothing was done. `Retry-After` says when to try again';
+
+/**
+ * The failures of assistant endpoints, each `{"accepted": false, "message"}`, and the 503 every one of
+ * them may answer while the database is down; a 429 and a 503 carry `Retry-After`.
+ */
 export const failures = (codes: number[], descriptions: Record<number, string> = {}) =>
-  Object.fromEntries(codes.map((code) => [code, Type.Ref(AssistantFailure, { description: descriptions[code] ?? 'Refused: `{"accepted": false, "message"}`' })]));
+  Object.fromEntries(
+    [...new Set([...codes, 503])].map((code) => [
+      code,
+      Type.Ref(AssistantFailure, {
+        description: descriptions[code] ?? (code === 503 ? UNAVAILABLE : 'Refused: `{"accepted": false, "message"}`'),
+        ...(code === 429 || code === 503 ? { headers: RETRY_AFTER } : {}),
+      }),
+    ]),
+  );
 
 /** A JSONP callback: a plain JavaScript identifier path such as `cb` or `jQuery123.handle`. */
 const CALLBACK = /^[A-Za-z_$][\w$]{0,63}(\.[A-Za-z_$][\w$]{0,63}){0,4}$/;
@@ -50,7 +66,7 @@ export interface AssistantRouteOptions {
   params?: Record<string, TSchema>;
   /** Answers JSONP when `callback` is given. */
   jsonp?: boolean;
-  /** Statuses of `{"accepted": false}` answers (default 400, 401). */
+  /** Statuses of `{"accepted": false}` answers besides the 401 of a bad token (default 400). */
   failures?: number[];
   failureDescriptions?: Record<number, string>;
 }
@@ -70,9 +86,16 @@ export function send(reply: FastifyReply, status: number, body: object, callback
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
-/** Any failure of an assistant route as `{"accepted": false, "message"}` with its status. */
+/** Any failure of an assistant route as `{"accepted": false, "message"}` with its status (503 and Retry-After while the database is down). */
 export function sendFailure(reply: FastifyReply, err: unknown) {
   if (err instanceof AssistantError) return send(reply, err.status, { accepted: false, message: err.message });
+  if (isConnectionFailure(err)) {
+    reply.log.error({ err }, 'assistant request failed');
+    const unavailable = databaseUnavailable();
+    reply.headers(unavailable.headers!);
+    return send(reply, 503, { accepted: false, message: unavailable.detail });
+  }
+  if (err instanceof RateLimited) return send(reply.headers(err.headers!), 429, { accepted: false, message: err.detail });
   const status = (err as { statusCode?: number }).statusCode;
   if (status && status >= 400 && status < 500) return send(reply, status, { accepted: false, message: (err as Error).message });
   reply.log.error({ err }, 'assistant request failed');
@@ -100,8 +123,18 @@ export function assistantRoute(
       description: o.description,
       querystring: Type.Object({ ...Parameters.properties, ...(o.params ?? {}) }),
       response: {
-        200: Type.Ref(AssistantAnswer, { description: 'The answer' }),
-        ...failures(o.failures ?? [400, 401], o.failureDescriptions),
+        200: o.jsonp
+          ? {
+              description: 'The answer; with `callback`, the same object as a JSONP script `callback({...});`',
+              content: { 'application/json': { schema: Type.Ref(AssistantAnswer) }, 'application/javascript': { schema: { type: 'string' } } },
+            }
+          : Type.Ref(AssistantAnswer, { description: 'The answer' }),
+        // Every route reads the caller first: a bad, expired or orphaned token is a 401 even where no role is needed.
+        // Parameters are validated on every route (one given twice is 400).
+        ...failures([400, ...(o.failures ?? []), 401], o.failureDescriptions),
+        ...(method === 'POST'
+          ? failures([413, 415], { 413: 'The body is larger than 1 MiB', 415: 'The body is not a form (urlencoded or multipart) or JSON' })
+          : {}),
       },
     },
     handler: async (request, reply) => {

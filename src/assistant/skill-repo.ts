@@ -69,7 +69,8 @@ export class SkillRepo {
       }
       await this.git('add', '--', ...Object.keys(files));
       const email = author.replace(/[<>\n\r]/g, '');
-      await this.git('commit', '-q', '--author', `${email} <${email}>`, '-m', message || 'Changed skill');
+      // Saving the text unchanged still records its changelog (and must not fail: git refuses empty commits).
+      await this.git('commit', '-q', '--allow-empty', '--author', `${email} <${email}>`, '-m', message || 'Changed skill');
       return (await this.git('rev-parse', 'HEAD')).stdout.trim();
     });
     this.queue = next.catch(() => undefined);

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import sharp from 'sharp';
 import { skills, skillUsage } from '../../db/schema/index.js';
 import type { Caller } from '../auth/caller.js';
 import type { ImageLimits } from '../files/image.js';
+import { hasNul } from '../jsonapi/values.js';
 import { AssistantError, identify, requireRole, sessionOf } from './identity.js';
 import { AssistantAnswer, assistantRoute, failures, type Params, params, send, sendFailure, SKILL_PARAMS, TAG } from './route.js';
 import { checkedName, type SkillPath, type SkillRepo } from './skill-repo.js';
@@ -26,6 +27,28 @@ async function upsertSkill(app: FastifyInstance, where: SkillPath, name: string,
   return row!;
 }
 
+/** The fields and the `image` file of a createSkill form; a form busboy cannot read is the client's 400. */
+async function readForm(request: FastifyRequest, limits: ImageLimits) {
+  const fields: Params = {};
+  let image: Buffer | undefined;
+  try {
+    for await (const part of request.parts({ limits: { files: 1, fileSize: limits.maxBytes, parts: 30, fields: 20, fieldSize: 1024 * 1024 } })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'image') {
+          part.file.resume();
+          continue;
+        }
+        image = await part.toBuffer();
+      } else fields[part.fieldname] = String(part.value);
+    }
+  } catch (err) {
+    // busboy reports a broken form (wrong boundary, cut short) as a plain Error; the limits carry a status.
+    if (err instanceof Error && !('code' in err) && !('statusCode' in err)) throw new AssistantError(400, `Malformed multipart body: ${err.message}`);
+    throw err;
+  }
+  return { fields, image };
+}
+
 /**
  * The skill endpoints of `/cms`: createSkill (image upload, optional text), modifySkill (text, with
  * JSONP), the lists of models, groups and languages, and getSkill.
@@ -44,25 +67,15 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
           "language's `images` folder and committed.",
         consumes: ['multipart/form-data'],
         response: {
-          200: Type.Ref(AssistantAnswer, { description: '`accepted` true, or false with the reason (no image, name missing or taken)' }),
-          ...failures([400, 401, 413, 422]),
+          200: Type.Ref(AssistantAnswer, { description: '`accepted` true, or false with the reason (no image, image name missing or taken, skill already there: nothing is written)' }),
+          ...failures([400, 401, 413, 415, 422], { 415: 'The body is of a media type the server does not read (send multipart/form-data)' }),
         },
       },
     },
     async (request, reply) => {
       try {
         if (!request.isMultipart()) throw new AssistantError(400, 'Send the skill as multipart/form-data');
-        const fields: Params = {};
-        let image: Buffer | undefined;
-        for await (const part of request.parts({ limits: { files: 1, fileSize: limits.maxBytes, parts: 30, fields: 20, fieldSize: 1024 * 1024 } })) {
-          if (part.type === 'file') {
-            if (part.fieldname !== 'image') {
-              part.file.resume();
-              continue;
-            }
-            image = await part.toBuffer();
-          } else fields[part.fieldname] = String(part.value);
-        }
+        const { fields, image } = await readForm(request, limits);
         const identity = await identify(app, request, fields);
         const caller = requireRole(identity, 'user');
         const answer = (body: object) => send(reply, 200, { ...body, session: sessionOf(identity, request) });
@@ -73,6 +86,10 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
         if (!imageName || (await repo.exists(join(folder, 'images', imageName)))) {
           return answer({ accepted: false, message: 'The Image name are not given or Image with same name is already present ' });
         }
+        const skill = fields.skill ? checkedName('skill', fields.skill) : undefined;
+        const skillFile = skill ? join(folder, `${skill}.txt`) : undefined;
+        // The reference's refusal, naming the path inside the repository rather than on this server's disk.
+        if (skillFile && (await repo.exists(skillFile))) return answer({ accepted: false, message: `The '${skillFile}' already exists.` });
         const jpeg = await sharp(image, { limitInputPixels: limits.maxPixels })
           .resize(512, 512, { fit: 'fill' })
           .flatten({ background: '#ffffff' })
@@ -82,8 +99,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
             throw new AssistantError(422, 'The image could not be read');
           });
         const files: Record<string, Buffer | string> = { [join(folder, 'images', imageName)]: jpeg };
-        const skill = fields.skill ? checkedName('skill', fields.skill) : undefined;
-        if (skill) files[join(folder, `${skill}.txt`)] = fields.content ?? '';
+        if (skillFile) files[skillFile] = fields.content ?? '';
         await repo.commit(files, caller.email, skill ? `Created ${skill}` : `Added image ${imageName}`);
         if (skill) await upsertSkill(app, where, skill, caller, imageName);
         return answer({ accepted: true, message: skill ? `Skill ${skill} created` : `Image ${imageName} stored` });
@@ -112,6 +128,8 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
       const where = pathOf(params);
       const skill = checkedName('skill', params.skill);
       if (!params.changelog) throw new AssistantError(400, 'A changelog (the commit message) is required');
+      // git takes the message as an argument, and no process argument can hold a NUL.
+      if (hasNul(params.changelog)) throw new AssistantError(400, 'The changelog must not contain NUL characters');
       if (!params.content) throw new AssistantError(400, 'modification is empty');
       const commit = await repo.commit({ [join(repo.folder(where), `${skill}.txt`)]: params.content }, caller!.email, params.changelog);
       const [latest] = await repo.log(1);

@@ -102,7 +102,7 @@ export async function imageUploadRoute(app: FastifyInstance, limits: ImageLimits
           ...errorResponses([400, 401, 413, 415, 422, 503], {
             413: 'The image exceeds the size limit',
             422: 'Not a data URI, not base64, not an accepted image type, or the bytes are not that type',
-            503: 'The storage service is unavailable; nothing was stored',
+            503: 'The file storage or the database is down for a moment; nothing was stored. `Retry-After` says when to try again',
           }),
         },
       },

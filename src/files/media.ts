@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { contentTypeOf, isKey, MEDIA_PREFIX } from '../../plugins/storage.js';
 import { notFound } from '../jsonapi/errors.js';
 import { errorResponses } from '../jsonapi/routes.js';
+import { EXPORTS_FOLDER } from '../transfer/jobs.js';
 import { TAG } from './upload.js';
 
 const path = Type.String({ maxLength: 2100, description: 'path of the stored file, as the upload answered it' });
@@ -33,16 +34,18 @@ export async function mediaRoute(app: FastifyInstance) {
         response: {
           200: {
             description: 'The file, with the content type of its extension',
-            content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+            content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
           },
-          ...errorResponses([404], { 404: 'No stored file has this path' }),
+          // Local files only: no database, no storage service.
+          ...errorResponses([404], { 404: 'No stored file has this path' }, { database: false }),
         },
       },
     },
     async (request, reply) => {
       const key = (request.params as { '*': string })['*'];
-      // The wildcard arrives decoded: an encoded slash or backslash must not act as a separator.
-      if (!isKey(key) || /%2f|%5c/i.test(request.url)) throw notFound('No stored file has this path');
+      // The wildcard arrives decoded: an encoded slash or backslash must not act as a separator. Export
+      // archives (speakers' private fields) are stored locally too, but are not public files.
+      if (!isKey(key) || key.startsWith(`${EXPORTS_FOLDER}/`) || /%2f|%5c/i.test(request.url)) throw notFound('No stored file has this path');
       const file = await app.storage.local.open(key).catch((err: NodeJS.ErrnoException) => {
         if (err.code === 'ENOENT' || err.code === 'ENOTDIR' || err.code === 'EISDIR') throw notFound('No stored file has this path');
         throw err;

@@ -189,7 +189,7 @@ export async function uploadRoutes(app: FastifyInstance, limits: UploadLimits) {
             ...errorResponses([400, 401, 413, 415, 503], {
               400: 'No file in part `file` or `files`, another file part, too many files, or a malformed form',
               413: 'A file exceeds the size limit',
-              503: 'The storage service is unavailable; nothing was stored',
+              503: 'The file storage or the database is down for a moment; nothing was stored. `Retry-After` says when to try again',
             }),
           },
         },

@@ -36,7 +36,7 @@ export function taskJob(
 ) {
   return defineJob<TaskJob>({
     name,
-    queue: { retryLimit: TASK_RETRIES, retryDelay: 30, ...options.queue, deadLetter: TASK_ABANDONED_QUEUE },
+    queue: { retryLimit: TASK_RETRIES, ...options.queue, deadLetter: TASK_ABANDONED_QUEUE },
     work: options.work,
     handler: (app) => async (jobs) => {
       for (const job of jobs) {
@@ -46,6 +46,9 @@ export function taskJob(
     },
   });
 }
+
+/** A task queue whose next attempt (after a failure, or a worker that died) starts `seconds` later. */
+export const retryingAfter = (seconds: number, job: JobDefinition): JobDefinition => ({ ...job, queue: { ...job.queue, retryDelay: seconds } });
 
 /**
  * The abandoned-task queue: ends the task FAILED (an import FAILURE) and mails its requester what

@@ -51,7 +51,7 @@ export function registerDetailRoutes(kit: RouteKit, segment: string, suffix: str
       params: true,
       body: Type.Ref(ids.update),
       success: { 200: Type.Ref(ids.document, { description: `The updated ${spec.type}` }) },
-      errors: [400, 401, 403, 404, 406, 409, 415, 422],
+      errors: [400, 401, 403, 404, 406, 409, 422],
     }),
     async (request) => {
       const { data } = request.body as ResourceBody;
@@ -94,8 +94,9 @@ export function registerDetailRoutes(kit: RouteKit, segment: string, suffix: str
           : `Deletes the ${spec.type}.`) + aliasNote,
       params: true,
       success: { 200: Type.Ref('DeleteDocument', { description: 'Deleted' }) },
-      // A hard delete fails while other records reference the row; a soft delete never does.
-      errors: spec.softDelete ? [401, 403, 404, 406] : [401, 403, 404, 406, 409],
+      // A hard delete fails while other records reference the row; a soft delete never does. Fastify
+      // reads a DELETE body although this one takes none: malformed JSON is 400, too large 413.
+      errors: spec.softDelete ? [400, 401, 403, 404, 406, 413] : [400, 401, 403, 404, 406, 409, 413],
     }),
     async (request) => {
       await app.db

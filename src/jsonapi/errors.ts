@@ -37,3 +37,12 @@ export const conflict = (detail: string, pointer?: string) =>
 
 export const unprocessable = (detail: string, pointer?: string) =>
   new JsonApiError(422, 'Validation error', detail, pointer ? { pointer } : undefined);
+
+/** Seconds a client is asked to wait (Retry-After) when a service the request needs is down for a moment. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** A service the request needs (the database, the file storage) is down: nothing was done, try again later. */
+export const serviceUnavailable = (detail: string) =>
+  new JsonApiError(503, 'Service Unavailable', detail, undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+
+export const databaseUnavailable = () => serviceUnavailable('The database is not available at the moment; try again later');

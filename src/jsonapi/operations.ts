@@ -21,7 +21,11 @@ export function parseId(model: Model, raw: string): number | string {
 /** The condition naming one record by a path id: its numeric id, or its alternate key when it has one. */
 function keyCondition(model: Model, raw: string): SQL {
   const alternate = model.spec.alternateKey;
-  if (alternate && !/^\d+$/.test(raw)) return eq(model.columns[alternate]!, raw);
+  if (alternate && !/^\d+$/.test(raw)) {
+    // No key holds a NUL (PostgreSQL text cannot), and comparing one would be a database error.
+    if (hasNul(raw)) throw notFound();
+    return eq(model.columns[alternate]!, raw);
+  }
   return eq(model.id, parseId(model, raw));
 }
 

@@ -92,7 +92,7 @@ function linkageRoutes(kit: RouteKit, name: string, rel: RelationshipSpec) {
       params: true,
       body: Type.Ref(ids.relationshipRequest(name)),
       success: { 200: Type.Ref(ids.relationship(name), { description: 'The linkage after the change' }) },
-      errors: [400, 401, 403, 404, 406, 409, 415, 422],
+      errors: [400, 401, 403, 404, 406, 409, 422],
     });
 
   app.patch(
@@ -195,7 +195,7 @@ function relatedCreateRoute(kit: RouteKit, name: string, rel: ToManySpec) {
       params: true,
       body: Type.Ref(relatedCreateId(target, model)),
       success: { 201: createdResponse(target) },
-      errors: [400, 401, 403, 404, 406, 409, 415, 422],
+      errors: [400, 401, 403, 404, 406, 409, 422],
     }),
     async (request, reply) => {
       const input = writeInput(newResourceData(request));

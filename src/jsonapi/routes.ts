@@ -1,6 +1,7 @@
 import { Type, type TObject } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { Db } from '../../plugins/db.js';
+import { RETRY_AFTER } from '../rate-limits/hits.js';
 import { forbidden } from './errors.js';
 import { selectionFor, type Model, type Registry } from './model.js';
 import { pascal } from './names.js';
@@ -47,7 +48,10 @@ export const operation = (o: OperationOptions): RouteShorthandOptions => ({
     ...(o.querystring ? { querystring: o.querystring } : {}),
     response: {
       ...Object.fromEntries(Object.entries(o.success).map(([c, schema]) => [c, { description: 'Success', ...(schema as object) }])),
-      ...errorResponses(o.errors),
+      // Any body over Fastify's limit is refused before the handler runs; negotiation refuses a body of
+      // another type on every method, GET included (415); a path or query parameter its schema refuses
+      // (an over-long id) is 400.
+      ...errorResponses([...o.errors, 415, ...(o.body ? [413] : []), ...(o.params || o.querystring ? [400] : [])]),
     },
   },
 });
@@ -77,18 +81,22 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: 'The request is too large',
   415: 'Content-Type is not exactly application/vnd.api+json',
   422: 'The document fails validation',
+  503: 'The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again',
 };
 
 /**
  * Error responses of an operation for the OpenAPI document; all share the ErrorDocument shape and,
  * like every failure the error handler renders, the JSON:API media type even where success is plain JSON.
+ * Every operation that uses the database may answer 503 (with Retry-After) while it is down, so that
+ * one is always there unless `database` is false.
  */
-export const errorResponses = (codes: number[], descriptions: Record<number, string> = {}) =>
+export const errorResponses = (codes: number[], descriptions: Record<number, string> = {}, { database = true } = {}) =>
   Object.fromEntries(
-    codes.map((c) => [
+    [...new Set([...codes, ...(database ? [503] : [])])].map((c) => [
       c,
       {
         description: descriptions[c] ?? ERROR_DESCRIPTIONS[c] ?? 'Error',
+        ...(c === 503 || c === 429 ? { headers: RETRY_AFTER } : {}),
         content: { [MEDIA_TYPE]: { schema: Type.Ref('ErrorDocument') } },
       },
     ]),
@@ -202,7 +210,7 @@ export function registerResourceRoutes(kit: RouteKit) {
       description: `Creates a ${spec.type}; answers 201 with its Location. Client-generated ids are refused (403).`,
       body: Type.Ref(ids.create),
       success: { 201: createdResponse(model) },
-      errors: [400, 401, 403, 404, 406, 409, 415, 422],
+      errors: [400, 401, 403, 404, 406, 409, 422],
     }),
     async (request, reply) => {
       const input = writeInput(newResourceData(request));

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
 import type { ResourceSpec } from '../jsonapi/resource.js';
 import adminStatisticsRoutes from './admin-statistics/index.js';
 import sendReceiptRoute from './attendees/send-receipt.js';
@@ -39,7 +40,11 @@ export const resources: ResourceSpec[] = [
 ];
 
 /** Routes that are not a resource's CRUD: one record in two variants, computed records, actions. */
-export const siteRoutes: ((app: FastifyInstance) => Promise<void>)[] = [settingsRoutes, adminStatisticsRoutes, sendReceiptRoute];
+export const siteRoutes: ((app: FastifyInstance, options: { config: Config }) => Promise<void>)[] = [
+  settingsRoutes,
+  adminStatisticsRoutes,
+  sendReceiptRoute,
+];
 
 export const siteTags = [
   { name: 'Settings', description: 'The site settings: one record (id 1), full for administrators, limited for everyone else.' },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
@@ -11,7 +12,8 @@ import { valueKind, type Model } from '../jsonapi/model.js';
 import { attributeValues } from '../jsonapi/operations.js';
 import { newIdentifier } from '../resources/events/index.js';
 import { makeAjv } from '../validation.js';
-import { extensionOf, uniqueKey } from '../files/upload.js';
+import { extensionOf } from '../files/upload.js';
+import { TaskEnded } from '../jobs/task-job.js';
 import { FILES, linksOf, modelOf, snake, type ArchiveFile } from './format.js';
 import { ArchiveError, openArchive, type ArchiveLimits } from './zip.js';
 
@@ -72,12 +74,22 @@ export interface ImportedEvent {
   identifier: string;
 }
 
+export interface ImportLimits extends ArchiveLimits {
+  /** Inflated size of any one JSON file of the archive: each is parsed whole, in memory. */
+  maxJsonBytes: number;
+}
+
 export interface ImportContext {
   app: FastifyInstance;
   userId: number;
-  limits: ArchiveLimits;
+  limits: ImportLimits;
   /** Writes the progress text of the task (outside the import's transaction, so pollers see it). */
   progress(status: string): Promise<void>;
+  /**
+   * The import's task: the archive's media files are named after it and their path in the archive, so
+   * that a retry overwrites what an attempt whose worker died had stored.
+   */
+  taskId: string;
 }
 
 /**
@@ -98,7 +110,7 @@ export async function importArchive(
     if (!entry) return undefined;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(files.get(entry)!().toString('utf8'));
+      parsed = JSON.parse(files.get(entry)!(ctx.limits.maxJsonBytes).toString('utf8'));
     } catch (err) {
       if (err instanceof ArchiveError) throw err;
       throw new ImportError(`File ${entry} is not valid JSON`);
@@ -109,16 +121,16 @@ export async function importArchive(
   if (!contents[0]!.records?.[0]) throw new ImportError('The archive has no event file');
 
   const backend = await ctx.app.storage.select();
-  const stored: string[] = [];
+  /** URLs of the media stored so far, by their key. */
+  const stored = new Map<string, string>();
   /** A media path of the archive (`images/logo.png`, `/images/logo`) stored in the configured storage; null when absent. */
   const media = async (path: string) => {
     const name = path.replace(/^\/+/, '');
     const entry = files.has(name) ? name : [...files.keys()].find((n) => n.replace(/\.[^/.]+$/, '') === name);
     if (!entry) return null;
-    const key = uniqueKey('imports/media', extensionOf(basename(entry)));
-    const url = await backend.put(key, files.get(entry)!());
-    stored.push(key);
-    return url;
+    const key = `imports/media/${createHash('sha256').update(`${ctx.taskId}/${entry}`).digest('hex').slice(0, 32)}${extensionOf(basename(entry))}`;
+    if (!stored.has(key)) stored.set(key, await backend.put(key, files.get(entry)!()));
+    return stored.get(key)!;
   };
   try {
     return await ctx.app.db.transaction(async (tx) => {
@@ -145,7 +157,8 @@ export async function importArchive(
       return { ...event!, url: await done(tx, event!) };
     });
   } catch (err) {
-    await Promise.allSettled(stored.map((key) => backend.remove(key)));
+    // A task ended meanwhile by another run of its job: that run's event uses these very files.
+    if (!(err instanceof TaskEnded)) await Promise.allSettled([...stored.keys()].map((key) => backend.remove(key)));
     throw err;
   }
 }

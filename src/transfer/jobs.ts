@@ -5,10 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import { finishTask, requesterOf, setTaskStatus, TaskEnded, taskJob, type AbandonedMail, type Task } from '../jobs/task-job.js';
 import type { FetchLimits } from '../net/safe-fetch.js';
 import { buildExport, type MediaFlags } from './export.js';
-import { ImportError, importArchive } from './import.js';
-import { ArchiveError, type ArchiveLimits } from './zip.js';
+import { ImportError, importArchive, type ImportLimits } from './import.js';
+import { ArchiveError } from './zip.js';
 
 export const EXPORT_QUEUE = 'event-export';
+/** The storage folder of export archives: only their organizers-only download route serves them. */
+export const EXPORTS_FOLDER = 'exports';
 export const IMPORT_QUEUE = 'event-import';
 
 /** An export failure whose message the requester may read. */
@@ -39,7 +41,7 @@ export const importFailedMail: AbandonedMail = async (app, task, message) => ({
 
 export interface TransferLimits {
   fetch: FetchLimits;
-  archive: ArchiveLimits;
+  archive: ImportLimits;
   publicUrl: string;
 }
 
@@ -55,7 +57,7 @@ export const eventExport = (limits: TransferLimits) =>
     try {
       const archive = await buildExport(app, eventId, task.options as MediaFlags, { ...limits.fetch, rootUrl: limits.publicUrl });
       const backend = await app.storage.select();
-      const key = `exports/${eventId}/${task.id}/event${eventId}.zip`;
+      const key = `${EXPORTS_FOLDER}/${eventId}/${task.id}/event${eventId}.zip`;
       await backend.put(key, archive, 'application/zip').catch((err: unknown) => {
         app.log.error({ err, place: backend.place }, 'storing an export failed');
         throw new ExportError(storageUnavailable().detail);
@@ -95,7 +97,7 @@ export const eventImport = (limits: TransferLimits) =>
       if (!archive) throw new ImportError('The archive of this import is gone');
       const [site] = await app.db.select({ frontendUrl: settings.frontendUrl }).from(settings).where(eq(settings.id, 1));
       const progress = (status: string) => setTaskStatus(app.db, task.id, status);
-      const event = await importArchive({ app, userId, limits: limits.archive, progress }, archive.data, async (tx, created) => {
+      const event = await importArchive({ app, userId, limits: limits.archive, progress, taskId: task.id }, archive.data, async (tx, created) => {
         const url = `${site?.frontendUrl ?? limits.publicUrl}/e/${created.identifier}`;
         const result = { event_name: created.name, id: String(created.id), url };
         await finishTask(tx, task.id, 'SUCCESS', result, { eventId: created.id });

@@ -11,7 +11,7 @@ import { MULTIPART_OPTIONS, withUploads } from '../files/upload.js';
 import { badRequest, notFound } from '../jsonapi/errors.js';
 import { errorResponses } from '../jsonapi/routes.js';
 import { API_PREFIX } from '../jsonapi/serialize.js';
-import { integerId } from '../jsonapi/values.js';
+import { hasNul, integerId } from '../jsonapi/values.js';
 import { requireRole } from '../resources/events/access.js';
 import { EXPORT_QUEUE, IMPORT_QUEUE } from './jobs.js';
 
@@ -62,6 +62,8 @@ const taskUrl = (id: string) => `${API_PREFIX}/tasks/${id}`;
 
 /** The live event a path names by id or identifier. */
 async function eventNamed(app: FastifyInstance, named: string): Promise<number> {
+  // No identifier holds a NUL (PostgreSQL text cannot), and comparing one would be a database error.
+  if (hasNul(named)) throw notFound('Event not found');
   const id = integerId(named);
   const [row] = await app.db
     .select({ id: events.id })
@@ -104,7 +106,7 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
         body: Type.Ref(ExportRequest),
         response: {
           200: Type.Ref(TaskStarted, { description: 'The export is under way' }),
-          ...errorResponses([400, 401, 403, 404, 415, 422]),
+          ...errorResponses([400, 401, 403, 404, 413, 415, 422]),
         },
       },
     },
@@ -144,7 +146,8 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
         params: ExportParams,
         response: {
           200: { description: 'The zip archive', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } },
-          ...errorResponses([401, 403, 404]),
+          // 400: an event_id longer than its schema allows.
+          ...errorResponses([400, 401, 403, 404]),
         },
       },
     },
@@ -228,7 +231,8 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
           'an export or import; an app build, asked for without an account, is seen by whoever has its task URL. A ' +
           'failed task is still answered with 200.',
         params: Type.Object({ task_id: Type.String({ maxLength: 64, description: 'the id at the end of the task URL' }) }),
-        response: { 200: Type.Ref(TaskDocument, { description: 'The task' }), ...errorResponses([401, 404]) },
+        // 400: a task_id longer than its schema allows.
+        response: { 200: Type.Ref(TaskDocument, { description: 'The task' }), ...errorResponses([400, 401, 404]) },
       },
     },
     async (request) => {

@@ -24,13 +24,16 @@ function safeName(name: string): boolean {
   return name.split('/').every((segment, i, all) => segment !== '..' && segment !== '.' && (segment !== '' || i === all.length - 1));
 }
 
+/** Inflates an entry; `maxBytes` refuses it when it would inflate to more (the reader's own limit). */
+export type EntryReader = (maxBytes?: number) => Buffer;
+
 /**
  * The files of a zip archive, checked before anything is inflated: entry count, declared sizes and
  * compression ratio, names (zip slip), links and encryption. Each entry is inflated only when read,
  * never beyond its declared size, and checked against its CRC. Nothing is written to disk. A single
  * folder holding everything (an archive of a folder) is taken as the root.
  */
-export function openArchive(bytes: Buffer, limits: ArchiveLimits): Map<string, () => Buffer> {
+export function openArchive(bytes: Buffer, limits: ArchiveLimits): Map<string, EntryReader> {
   let zip: AdmZip;
   try {
     zip = new AdmZip(bytes);
@@ -40,7 +43,7 @@ export function openArchive(bytes: Buffer, limits: ArchiveLimits): Map<string, (
   const entries = zip.getEntries();
   if (entries.length > limits.maxEntries) throw new ArchiveError(`The archive has more than ${limits.maxEntries} entries`);
   let total = 0;
-  const files = new Map<string, () => Buffer>();
+  const files = new Map<string, EntryReader>();
   for (const entry of entries) {
     const name = entry.entryName;
     const { size, compressedSize, method, flags } = entry.header;
@@ -54,7 +57,9 @@ export function openArchive(bytes: Buffer, limits: ArchiveLimits): Map<string, (
     if (size > limits.maxRatio * Math.max(compressedSize, 1) && size > 1024 * 1024) {
       throw new ArchiveError(`The archive entry ${shown(name)} is compressed more than ${limits.maxRatio} times`);
     }
-    files.set(name, () => {
+    files.set(name, (maxBytes = size) => {
+      // Inflating stops at the declared size, so a size that lies cannot carry an entry past the limit either.
+      if (size > maxBytes) throw new ArchiveError(`The archive entry ${shown(name)} inflates to more than ${maxBytes} bytes`);
       let data: Buffer;
       try {
         const stored = entry.getCompressedData();

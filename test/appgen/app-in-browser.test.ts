@@ -13,7 +13,7 @@ import sharp from 'sharp';
 import t from 'tap';
 import { buildTestApp, call, until } from '../helpers/app.js';
 import { ended, startBuild } from '../helpers/appgen.js';
-import { browserMissing, launchBrowser } from '../helpers/browser.js';
+import { browserMissing, launchBrowser, openPage } from '../helpers/browser.js';
 import { buildWorld, create, rel } from '../helpers/events.js';
 import { makeImage, uploadImage } from '../helpers/images.js';
 import { freePort } from '../helpers/postgres.js';
@@ -128,13 +128,7 @@ t.test('in Chromium: live data, a valid manifest, and offline after the first vi
   });
   const site = await serveFolder(t, folder);
   const browser = await launchBrowser(t);
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const dialogs: string[] = [];
-  page.on('dialog', (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
+  const { context, page, dialogs } = await openPage(browser);
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
 

@@ -27,7 +27,7 @@ export function requestHeaders(req: BenchRequest, token: string): Record<string,
   };
 }
 
-const bodyOf = (req: BenchRequest) =>
+export const bodyOf = (req: BenchRequest) =>
   req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
 
 /** Sends `req` once (outside autocannon) and answers status and text, checking the expected status. */

@@ -108,10 +108,11 @@ export function benchPaths(seed: Seeded): BenchPath[] {
       body: { email: seed.adminEmail, password: seed.adminPassword },
       contentType: 'application/json',
       auth: false,
-      // The same select and password check, no token: a ratio near 1 is login limited by the hash.
+      // The same limiter, select and password check, no token: a ratio near 1 is login limited by the hash.
       baseline: { method: 'POST', path: '/bench/baseline/login', body: { email: seed.adminEmail, password: seed.adminPassword }, contentType: 'application/json', auth: false },
       issue: 9,
-      targets: { minRatio: 0.9, maxStatements: 1 },
+      // The brute-force limit's count and forgiving are two statements besides the account's select.
+      targets: { minRatio: 0.9, maxStatements: 3 },
     },
   ];
 }

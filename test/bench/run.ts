@@ -17,27 +17,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import postgres from 'postgres';
-import { runMigrations } from '../../db/migrate.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { withDatabase } from '../helpers/database.js';
-import { startPostgres } from '../helpers/postgres.js';
 import { explainAll } from './explain.js';
+import { envNumber, fmt, onCleanup, runCommand, seededDatabase } from './harness.js';
 import { load, median, probe, type LoadOptions, type Sample } from './measure.js';
 import { benchPaths, type BenchPath, type BenchRequest } from './paths.js';
-import { seed } from './seed.js';
 import { startApiServer } from './scale-out.js';
 import { appBuildTiming, transferTimings, type TaskTiming } from './tasks.js';
 import { uploadMemory } from './upload-memory.js';
-
-function envNumber(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number >= ${min}, got "${raw}"`);
-  return n;
-}
 
 const settings = {
   seconds: envNumber('BENCH_SECONDS', 5, 1),
@@ -67,53 +55,13 @@ const isRead = (path: BenchPath) => (path.method ?? 'GET') === 'GET' && path.bas
  */
 const pairedRatio = (a: Sample[], b: Sample[]) => median(a.map((s, i) => s.rps / b[i]!.rps));
 
-/** Cleanup steps, run last-in first-out exactly once, on success, failure or a signal. */
-const cleanups: (() => Promise<unknown>)[] = [];
-let cleaning: Promise<void> | undefined;
-const cleanup = () =>
-  (cleaning ??= (async () => {
-    while (cleanups.length > 0) {
-      try {
-        await cleanups.pop()!();
-      } catch (err) {
-        console.error('cleanup:', err);
-      }
-    }
-  })());
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: cleaning up`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
 const label = (req: BenchRequest) => `${req.method ?? 'GET'} ${decodeURIComponent(req.path)}`;
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const short = (s: string, max = 220) => (s.length > max ? `${s.slice(0, max)}…` : s);
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-
-async function createDatabase(adminUrl: string): Promise<string> {
-  const name = `oe_bench_${randomBytes(6).toString('hex')}`;
-  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  try {
-    await sql.unsafe(`CREATE DATABASE ${name}`);
-  } finally {
-    await sql.end();
-  }
-  cleanups.push(async () => {
-    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    try {
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    } finally {
-      await admin.end();
-    }
-  });
-  return withDatabase(adminUrl, name);
 }
 
 /** What one path measured. */
@@ -141,11 +89,7 @@ async function main(): Promise<number> {
   );
 
   let started = Date.now();
-  const server = await startPostgres('oe-bench-pg-');
-  cleanups.push(() => server.stop());
-  const url = await createDatabase(server.adminUrl);
-  await runMigrations(url);
-  const seeded = await seed(url, { users: settings.users, sessions: settings.sessions, speakers: settings.speakers });
+  const { server, url, seeded } = await seededDatabase('bench', { users: settings.users, sessions: settings.sessions, speakers: settings.speakers });
   console.log(
     `  PostgreSQL ${server.embedded ? 'embedded (temporary folder)' : 'from DATABASE_URL'}; ` +
       `started, migrated and seeded ${fmt(seeded.users)} users + 1 super admin, an event with ` +
@@ -155,7 +99,7 @@ async function main(): Promise<number> {
   // Statements are recorded only while `capture` is set (the single probe requests).
   let capture: string[] | undefined;
   const storage = await mkdtemp(join(tmpdir(), 'oe-bench-storage-'));
-  cleanups.push(() => rm(storage, { recursive: true, force: true }));
+  onCleanup(() => rm(storage, { recursive: true, force: true }));
   const secret = randomBytes(32).toString('hex');
   // The app builder reads the event from this very process over loopback.
   const config = loadConfig({
@@ -168,13 +112,17 @@ async function main(): Promise<number> {
     ASSISTANT_SETTINGS_DIR: join(storage, 'assistant'),
     SKILL_REPO_DIR: join(storage, 'skills'),
     FETCH_ALLOW_PRIVATE: 'true',
+    // Every login attempt counts as a failure until it succeeds: the concurrent logins of one account
+    // must not reach the brute-force limit.
+    LOGIN_MAX_FAILURES: '1000000',
+    LOGIN_MAX_FAILURES_PER_IP: '1000000',
   });
   started = Date.now();
   const app: FastifyInstance = await buildApp(
     { ...config, DATABASE_URL: url, JWT_SECRET: secret },
     { logger: { level: 'silent' }, onQuery: (q) => capture?.push(q) },
   );
-  cleanups.push(() => app.close());
+  onCleanup(() => app.close());
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
   const origin = `http://127.0.0.1:${port}`;
@@ -270,7 +218,7 @@ async function main(): Promise<number> {
     SKILL_REPO_DIR: join(storage, 'skills'),
   };
   const servers = [await startApiServer(1, serverEnv), await startApiServer(2, serverEnv)];
-  cleanups.push(() => Promise.all(servers.map((s) => s.stop())));
+  onCleanup(() => Promise.all(servers.map((s) => s.stop())));
   const scaleSamples: Sample[][] = [[], []];
   for (const server of servers) await load(server.origin, uncached(sessionsPath), token, { ...options, seconds: settings.warmup || 1 });
   for (let round = 0; round < settings.rounds; round++) {
@@ -373,12 +321,4 @@ async function main(): Promise<number> {
   return failed ? 1 : 0;
 }
 
-let code = 1;
-try {
-  code = await main();
-} catch (err) {
-  console.error(err);
-} finally {
-  await cleanup();
-}
-process.exit(code);
+await runCommand(main);

@@ -16,9 +16,10 @@ const co = cast.coorganizer.token;
 const of = (event: string) => ({ event: rel('event', event) });
 
 // A second track, session and speaker in the published event, and a session of the draft, made by the coorganizer.
+// Sessions read anonymously here are accepted: other states are hidden (test/security/session-visibility.test.ts).
 const track2 = await create(app, co, 'tracks', 'track', { name: 'Data', color: '#ffffff' }, of(pub.event));
 const speaker2 = await create(app, co, 'speakers', 'speaker', { name: 'Linus' }, of(pub.event));
-const session2 = await create(app, co, 'sessions', 'session', { title: 'Second' }, {
+const session2 = await create(app, co, 'sessions', 'session', { title: 'Second', state: 'accepted' }, {
   ...of(pub.event),
   track: rel('track', track2),
   speakers: { data: [{ type: 'speaker', id: speaker2 }] },
@@ -92,7 +93,7 @@ t.test("/v1/users/{id}/sessions lists the sessions the user created, for the use
 
 t.test('/v1/sessions/{id}/relationships/speakers: GET, POST, DELETE, PATCH', async (t) => {
   const token = cast.organizer.token;
-  const session = await create(app, token, 'sessions', 'session', { title: 'Linked' }, of(pub.event));
+  const session = await create(app, token, 'sessions', 'session', { title: 'Linked', state: 'accepted' }, of(pub.event));
   const url = `/v1/sessions/${session}/relationships/speakers`;
   const speakers = (method: 'GET' | 'POST' | 'DELETE' | 'PATCH', ids?: string[], who: string | null = token) =>
     call(app, { method, url, token: who ?? undefined, ...(ids ? { body: { data: ids.map((id) => ref('speaker', id)) } } : {}) });
@@ -125,7 +126,7 @@ t.test('/v1/sessions/{id}/relationships/speakers: GET, POST, DELETE, PATCH', asy
 
 t.test('/v1/sessions/{id}/relationships/track: PATCH to a track of the same event, and to null', async (t) => {
   const token = cast.coorganizer.token;
-  const session = await create(app, token, 'sessions', 'session', { title: 'Tracked' }, { ...of(pub.event), track: rel('track', pub.track) });
+  const session = await create(app, token, 'sessions', 'session', { title: 'Tracked', state: 'accepted' }, { ...of(pub.event), track: rel('track', pub.track) });
   const url = `/v1/sessions/${session}/relationships/track`;
   const patch = (data: unknown, who: string | null = token) => call(app, { method: 'PATCH', url, token: who ?? undefined, body: { data } });
   const doc = (data: unknown) => ({ links: { self: url, related: `/v1/sessions/${session}/track` }, data, jsonapi: { version: '1.0' } });
@@ -167,7 +168,7 @@ t.test('a deleted session leaves every list', async (t) => {
 t.test('a deleted track is no longer linked from its sessions, wherever the linkage is read', async (t) => {
   const token = cast.organizer.token;
   const doomed = await create(app, token, 'tracks', 'track', { name: 'Doomed', color: '#123456' }, of(pub.event));
-  const session = await create(app, token, 'sessions', 'session', { title: 'Orphan' }, { ...of(pub.event), track: rel('track', doomed) });
+  const session = await create(app, token, 'sessions', 'session', { title: 'Orphan', state: 'accepted' }, { ...of(pub.event), track: rel('track', doomed) });
   t.equal((await call(app, { method: 'DELETE', url: `/v1/tracks/${doomed}`, token })).status, 200);
 
   const endpoint = await call(app, { url: `/v1/sessions/${session}/relationships/track` });

@@ -117,7 +117,7 @@ t.test("the session's creator counts as its speaker; unrelated callers may not m
     body: { data: [{ type: 'user', id: author.id }] },
   });
   t.same(removed.body.data, [{ type: 'user', id: cast.coorganizer.id }], 'the author is no coorganizer any more');
-  const creator = await call(app, { url: `/v1/sessions/${made[0]}/relationships/creator` });
+  const creator = await call(app, { url: `/v1/sessions/${made[0]}/relationships/creator`, token: author.token });
   t.same(creator.body.data, { type: 'user', id: author.id }, 'the creator is recorded');
   for (const [i, c] of cases.entries()) await check(t, 'creator', author, made[i]!, c);
 
@@ -157,7 +157,7 @@ t.test('moving into submitted stamps submitted-at', async (t) => {
   const other = await spoken('accepted');
   const stays = await move(cast.organizer, other, { state: 'confirmed' });
   t.equal(stays.body.data.attributes['submitted-at'], null, 'other moves do not stamp');
-  const created = await call(app, { url: `/v1/sessions/${await sessionIn(cast.owner.token, 'submitted')}` });
+  const created = await call(app, { url: `/v1/sessions/${await sessionIn(cast.owner.token, 'submitted')}`, token: cast.owner.token });
   t.type(created.body.data.attributes['submitted-at'], 'string', 'created as submitted: stamped');
 });
 

@@ -153,7 +153,7 @@ t.test('/v1/speakers/{id}/relationships/event, user and sessions', async (t) => 
   t.strictSame((await get(`${base}/sessions`)).body, doc('sessions', []));
   t.strictSame((await change('POST', 'sessions', [session(pub.session)])).body, doc('sessions', [session(pub.session)]));
   t.same(ids(await get(`/v1/sessions/${pub.session}/speakers`)), sorted(pub.speaker, speaker2), "the session's side follows");
-  const extra = await create(app, token, 'sessions', 'session', { title: 'Extra' }, of(pub.event));
+  const extra = await create(app, token, 'sessions', 'session', { title: 'Extra', state: 'accepted' }, of(pub.event));
   const both = sorted(pub.session, extra).map(session);
   t.strictSame((await change('PATCH', 'sessions', both)).body, doc('sessions', both), 'PATCH replaces');
   t.strictSame((await change('DELETE', 'sessions', [session(pub.session)])).body, doc('sessions', [session(extra)]), 'DELETE removes');

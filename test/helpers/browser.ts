@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Test } from 'tap';
 
 /** Debian's chromium (`apt-get install chromium`, as .ci/run does); CHROMIUM_PATH names another. */
@@ -18,4 +18,16 @@ export async function launchBrowser(t: Test): Promise<Browser> {
   });
   t.teardown(() => browser.close());
   return browser;
+}
+
+/** A page in a fresh context of `browser` whose dialogs (alert, confirm) are dismissed and kept in `dialogs`. */
+export async function openPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; dialogs: string[] }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  return { context, page, dialogs };
 }

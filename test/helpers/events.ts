@@ -62,6 +62,28 @@ export async function create(
   return res.body.data.id as string;
 }
 
+/** Completes an order as someone who may (the event's staff) and answers its identifier, failing loudly otherwise. */
+export async function completeOrder(app: FastifyInstance, token: string, id: string): Promise<string> {
+  const res = await call(app, {
+    method: 'PATCH',
+    url: `/v1/orders/${id}`,
+    token,
+    body: { data: { type: 'order', id, attributes: { status: 'completed' } } },
+  });
+  if (res.status !== 200) throw new Error(`completing order ${id}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data.attributes.identifier as string;
+}
+
+/** POST /v1/attendees/send-receipt for an order, as the plain JSON body clients send. */
+export const sendReceipt = (app: FastifyInstance, token: string, identifier: string) =>
+  call(app, {
+    method: 'POST',
+    url: '/v1/attendees/send-receipt',
+    token,
+    body: { 'order-identifier': identifier },
+    headers: { 'content-type': 'application/json' },
+  });
+
 export const eventAttributes = (name: string, state: 'draft' | 'published' = 'published') => ({
   name,
   'starts-at': '2030-05-01T09:00:00Z',

@@ -24,18 +24,25 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
+/** An embedded server that a test may stop and start again (database restarts), its data kept meanwhile. */
+export interface OwnPostgres extends PostgresServer {
+  /** Stops the server (a fast shutdown: sessions end with 57P01) and keeps its data. */
+  halt(): Promise<void>;
+  /** Starts it again on the same port with the same data. */
+  resume(): Promise<void>;
+}
+
 /**
- * The PostgreSQL server for `make test` and `make bench`: the one DATABASE_URL names when it is set,
- * otherwise an embedded one in a fresh temporary folder (`prefix`) on a free loopback port.
+ * An embedded PostgreSQL of its own in a fresh temporary folder (`prefix`) on a free loopback port,
+ * also when DATABASE_URL is set: tests that stop the database must not stop everyone's.
  */
-export async function startPostgres(prefix: string): Promise<PostgresServer> {
-  const url = process.env.DATABASE_URL;
-  if (url) return { adminUrl: url, embedded: false, stop: async () => {} };
+export async function startOwnPostgres(prefix: string): Promise<OwnPostgres> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   const removeDir = () => rm(dir, { recursive: true, force: true });
   let embedded;
   try {
-    embedded = await startEmbeddedPostgres(dir, { port: await freePort(), persistent: false });
+    // Persistent: a halt keeps the data; the folder goes with `stop`.
+    embedded = await startEmbeddedPostgres(dir, { port: await freePort(), persistent: true });
   } catch (err) {
     await removeDir();
     throw err;
@@ -44,6 +51,8 @@ export async function startPostgres(prefix: string): Promise<PostgresServer> {
   return {
     adminUrl: embedded.url,
     embedded: true,
+    halt: () => embedded.stop(),
+    resume: () => embedded.start(),
     stop: () =>
       (stopped ??= (async () => {
         try {
@@ -53,4 +62,14 @@ export async function startPostgres(prefix: string): Promise<PostgresServer> {
         }
       })()),
   };
+}
+
+/**
+ * The PostgreSQL server for `make test` and `make bench`: the one DATABASE_URL names when it is set,
+ * otherwise an embedded one in a fresh temporary folder (`prefix`) on a free loopback port.
+ */
+export async function startPostgres(prefix: string): Promise<PostgresServer> {
+  const url = process.env.DATABASE_URL;
+  if (url) return { adminUrl: url, embedded: false, stop: async () => {} };
+  return startOwnPostgres(prefix);
 }

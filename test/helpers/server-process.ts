@@ -11,7 +11,8 @@ const { NODE_OPTIONS: _nodeOptions, ...cleanEnv } = process.env;
  */
 export function startServerProcess(env: Record<string, string>, args: string[] = []) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...args], {
-    env: { ...cleanEnv, ...env },
+    // The allocator tuning the start script of package.json sets (README: GLIBC_TUNABLES).
+    env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2', ...cleanEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

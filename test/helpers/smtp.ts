@@ -22,8 +22,11 @@ export interface SmtpPeer {
   close(): Promise<void>;
 }
 
-/** A real SMTP server on a loopback port (smtp-server), parsing what it receives with mailparser. */
-export async function startSmtp(t: Test, { auth }: { auth?: { user: string; pass: string } } = {}): Promise<SmtpPeer> {
+/**
+ * A real SMTP server on a loopback port (smtp-server), parsing what it receives with mailparser;
+ * `port` picks the port (a server that was not running until now), otherwise any free one.
+ */
+export async function startSmtp(t: Test, { auth, port: wanted = 0 }: { auth?: { user: string; pass: string }; port?: number } = {}): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
   const peer = { refuse: false } as SmtpPeer;
@@ -60,7 +63,7 @@ export async function startSmtp(t: Test, { auth }: { auth?: { user: string; pass
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(wanted, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   Object.assign(peer, {
     url: `smtp://127.0.0.1:${port}`,

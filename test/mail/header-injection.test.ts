@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
-import { buildWorld, create, rel } from '../helpers/events.js';
+import { buildWorld, create, rel, sendReceipt } from '../helpers/events.js';
 import { startSmtp, type ReceivedMail } from '../helpers/smtp.js';
 import { seedUser } from '../helpers/users.js';
 
@@ -122,13 +122,7 @@ t.test('end to end: a receipt for an attendee named with CR/LF, for an event nam
   const identifier = complete.body.data.attributes.identifier as string;
 
   const before = smtp.received.length;
-  const res = await call(app, {
-    method: 'POST',
-    url: '/v1/attendees/send-receipt',
-    token: buyer.token,
-    body: { 'order-identifier': identifier },
-    headers: { 'content-type': 'application/json' },
-  });
+  const res = await sendReceipt(app, buyer.token, identifier);
   t.equal(res.status, 200);
   await smtp.waitFor(before + 2);
   await new Promise((resolve) => setTimeout(resolve, 300)); // nothing more may arrive

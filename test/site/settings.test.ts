@@ -176,7 +176,7 @@ t.test('query parameters the settings do not support are refused, as on every ot
   }
 });
 
-t.test('OpenAPI: SettingFull and SettingLimited, and the GET answers are oneOf both', async (t) => {
+t.test('OpenAPI: SettingFull and SettingLimited, and the GET answers are anyOf them and SettingSparse (fields[setting])', async (t) => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const doc = app.swagger() as any;
   const schemas = doc.components.schemas;
@@ -187,9 +187,9 @@ t.test('OpenAPI: SettingFull and SettingLimited, and the GET answers are oneOf b
     const response = doc.paths[path][op].responses['200'].content['application/vnd.api+json'].schema;
     const document = deref(response);
     t.strictSame(
-      document.properties.data.oneOf,
-      [{ $ref: '#/components/schemas/SettingFull' }, { $ref: '#/components/schemas/SettingLimited' }],
-      `${op} ${path}: data is oneOf SettingFull, SettingLimited`,
+      document.properties.data.anyOf,
+      [{ $ref: '#/components/schemas/SettingFull' }, { $ref: '#/components/schemas/SettingLimited' }, { $ref: '#/components/schemas/SettingSparse' }],
+      `${op} ${path}: data is anyOf SettingFull, SettingLimited, SettingSparse`,
     );
   }
   t.strictSame(Object.keys(schemas.SettingFull.properties.attributes.properties).sort(), FULL_KEYS.slice().sort());

@@ -3,9 +3,12 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { events, orders, users } from '../../../db/schema/index.js';
 import { loggedIn, requireLogin } from '../../auth/caller.js';
+import type { Config } from '../../config.js';
 import { conflict, forbidden, notFound } from '../../jsonapi/errors.js';
 import { errorResponses } from '../../jsonapi/routes.js';
 import { API_PREFIX } from '../../jsonapi/serialize.js';
+import { hasNul } from '../../jsonapi/values.js';
+import { mailLimitsOf, takeMails } from '../../rate-limits/mail.js';
 import { handlesOrder } from '../orders/policy.js';
 import { receiptMails } from './receipt.js';
 
@@ -22,7 +25,8 @@ const SendReceiptResponse = Type.Object(
  * `POST /v1/attendees/send-receipt`: mails the receipt of a completed order to its buyer and every
  * attendee, on behalf of the buyer, an organizer of the event or an administrator.
  */
-export default async function sendReceiptRoute(app: FastifyInstance) {
+export default async function sendReceiptRoute(app: FastifyInstance, { config }: { config: Config }) {
+  const limits = mailLimitsOf(config);
   app.addSchema(SendReceiptRequest);
   app.addSchema(SendReceiptResponse);
   app.post(
@@ -37,14 +41,17 @@ export default async function sendReceiptRoute(app: FastifyInstance) {
         description:
           'Sends the receipt (with an HTML receipt attached) to the buyer and to every attendee address. The ' +
           'caller must be the buyer, an organizer or coorganizer of the event, or an administrator; the order ' +
-          'must be completed (409 otherwise). A delivery that fails is kept and retried; the answer does not wait for it.',
+          'must be completed (409 otherwise). A delivery that fails is kept and retried; the answer does not wait for it. ' +
+          `Each mailbox gets at most ${limits.perRecipient} such mails, and one client address has at most ` +
+          `${limits.perClient} sent, per ${limits.windowSeconds} seconds: past either, 429 with \`Retry-After\` and nothing is sent.`,
         consumes: ['application/json', 'application/vnd.api+json'],
         body: Type.Ref(SendReceiptRequest),
         response: {
           200: Type.Ref(SendReceiptResponse, { description: 'The receipt mails are on their way' }),
-          ...errorResponses([400, 401, 403, 404, 409, 415, 422], {
+          ...errorResponses([400, 401, 403, 404, 409, 413, 415, 422, 429], {
             404: 'No order has this identifier',
             409: 'Cannot send receipt for an incomplete order',
+            429: 'Too many mails to one of these addresses or from this client address; `Retry-After` says when to ask again',
           }),
         },
       },
@@ -52,6 +59,8 @@ export default async function sendReceiptRoute(app: FastifyInstance) {
     async (request) => {
       const caller = loggedIn(request);
       const identifier = (request.body as Static<typeof SendReceiptRequest>)['order-identifier'];
+      // No identifier holds a NUL (PostgreSQL text cannot), and comparing one would be a database error.
+      if (hasNul(identifier)) throw notFound('Order not found');
       const [order] = await app.db
         .select({
           identifier: orders.identifier,
@@ -77,7 +86,9 @@ export default async function sendReceiptRoute(app: FastifyInstance) {
         throw forbidden('Only the buyer, the organizers of the event or an administrator may send this receipt');
       }
       if (order.status !== 'completed') throw conflict('Cannot send receipt for an incomplete order');
-      for (const mail of receiptMails(order)) await app.mailer.send(mail);
+      const mails = receiptMails(order);
+      await takeMails(app.db, limits, mails.map((m) => m.to.address), request.ip);
+      for (const mail of mails) await app.mailer.send(mail);
       return { message: 'receipt sent to attendees' as const };
     },
   );

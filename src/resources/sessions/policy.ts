@@ -1,9 +1,9 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { speakers, speakersSessions } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
 import { forbidden, unprocessable } from '../../jsonapi/errors.js';
-import type { Ctx, Policy, Row, WriteInput } from '../../jsonapi/resource.js';
-import { roleIn } from '../events/access.js';
+import type { Columns, Ctx, Policy, Row, WriteInput } from '../../jsonapi/resource.js';
+import { inManagedEvent, inVisibleEvent, roleIn } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 import { ORGANIZER_MOVES, SPEAKER_MOVES, type SessionState } from './states.js';
 
@@ -36,12 +36,38 @@ function checkMove(from: SessionState, to: SessionState | undefined, organizer: 
 
 const records = eventRecordPolicy();
 
+/** States in which a session is public; the others are the business of its event's staff and its own people. */
+const PUBLIC_STATES = ['accepted', 'confirmed'];
+
 /**
- * Sessions follow the event-record rules, except that the session's speakers (and its creator) may
- * change its state, and nothing else, along the speaker moves of the transition table.
+ * Sessions (columns `t`) that exist for the caller: those of visible events that are accepted or
+ * confirmed, that the caller created or speaks at, or whose event the caller manages (all for staff).
+ * A condition, not a check per row, so lists, counts, includes and linkage all follow it.
+ */
+function sessionVisible(ctx: Ctx, t: Columns): SQL | undefined {
+  const { caller } = ctx;
+  const event = inVisibleEvent(caller, t.eventId!);
+  if (isStaff(caller)) return event;
+  const publicState = inArray(t.state!, PUBLIC_STATES);
+  if (!caller) return and(event, publicState);
+  const spoken = ctx.db
+    .select({ id: speakersSessions.sessionId })
+    .from(speakersSessions)
+    .innerJoin(speakers, eq(speakers.id, speakersSessions.speakerId))
+    .where(and(eq(speakers.userId, caller.id), isNull(speakers.deletedAt)));
+  return and(event, or(publicState, eq(t.creatorId!, caller.id), inArray(t.id!, spoken), inManagedEvent(caller, t.eventId!)));
+}
+
+/**
+ * Sessions follow the event-record rules, except that sessions in other states than accepted and
+ * confirmed are hidden from everyone but their event's staff, creator and speakers, and that the
+ * session's speakers (and its creator) may change its state, and nothing else, along the speaker
+ * moves of the transition table.
  */
 export const sessionPolicy: Policy = {
   ...records,
+  scope: sessionVisible,
+  existsFor: sessionVisible,
   async update(ctx, row, input: WriteInput) {
     loggedIn(ctx);
     const to = input.attributes.state as SessionState | undefined;

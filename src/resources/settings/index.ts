@@ -12,8 +12,9 @@ import { ADMIN_FIELDS, columnOf, PUBLIC_FIELDS } from './fields.js';
 const TAG = 'Settings';
 const SELF = `${API_PREFIX}/settings/1`;
 
-const resourceSchema = ($id: string, fields: Record<string, TSchema>, description: string) => {
-  const attributes = Type.Object(fields, { additionalProperties: false });
+const resourceSchema = ($id: string, fields: Record<string, TSchema>, description: string, sparse = false) => {
+  const object = Type.Object(fields, { additionalProperties: false });
+  const attributes = sparse ? Type.Partial(object) : object;
   return Type.Object(
     { type: Type.Literal('setting'), id: Type.Literal('1'), attributes, links: Type.Ref('ResourceLinks') },
     { $id, description },
@@ -29,9 +30,16 @@ const SettingLimited = resourceSchema(
   PUBLIC_FIELDS,
   'The limited variant, for everyone else: public fields only.',
 );
+const SettingSparse = resourceSchema(
+  'SettingSparse',
+  { ...PUBLIC_FIELDS, ...ADMIN_FIELDS },
+  'The answer to `fields[setting]`: the named attributes the caller may see, any subset of a variant.',
+  true,
+);
 const SettingDocument = Type.Object(
   {
-    data: Type.Unsafe({ oneOf: [Type.Ref(SettingFull), Type.Ref(SettingLimited)] }),
+    // anyOf: a sparse answer may also be a whole variant (`fields[setting]` naming every field).
+    data: Type.Unsafe({ anyOf: [Type.Ref(SettingFull), Type.Ref(SettingLimited), Type.Ref(SettingSparse)] }),
     links: Type.Ref('ResourceLinks'),
     jsonapi: Type.Ref('JsonApiVersion'),
   },
@@ -73,8 +81,7 @@ function sparse(request: FastifyRequest): Set<string> | undefined {
 }
 
 /** The document a caller may see: the full variant for staff, the limited one for everyone else. */
-function documentFor(request: FastifyRequest, row: Row) {
-  const only = sparse(request);
+function documentFor(request: FastifyRequest, row: Row, only = sparse(request)) {
   const wires = (isStaff(request.caller) ? ALL_FIELDS : Object.keys(PUBLIC_FIELDS)).filter((w) => !only || only.has(w));
   const attributes = Object.fromEntries(wires.map((w) => [w, row[columnOf(w) as keyof Row]]));
   return { data: { type: 'setting', id: '1', attributes, links: { self: SELF } }, links: { self: SELF }, jsonapi };
@@ -94,12 +101,12 @@ function checkComplete(row: Row) {
  * id the path names, in the variant the caller may see.
  */
 export default async function settingsRoutes(app: FastifyInstance) {
-  for (const schema of [SettingFull, SettingLimited, SettingDocument, SettingUpdateRequest]) app.addSchema(schema);
+  for (const schema of [SettingFull, SettingLimited, SettingSparse, SettingDocument, SettingUpdateRequest]) app.addSchema(schema);
   const read = async () => (await app.db.select().from(settings).where(eq(settings.id, 1)))[0]!;
   const success = { 200: Type.Ref(SettingDocument, { description: 'The settings: full for administrators, limited otherwise' }) };
   const description =
     'Administrators and super administrators get the full variant (SettingFull, secrets included); everyone ' +
-    'else the limited one (SettingLimited).';
+    'else the limited one (SettingLimited); with `fields[setting]`, only the named attributes (SettingSparse).';
 
   const reads = [
     { path: '', operationId: 'getSettings', summary: 'The settings' },
@@ -132,6 +139,8 @@ export default async function settingsRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => {
+      // A bad fields[setting] is refused before anything is written.
+      const only = sparse(request);
       const { data } = request.body as { data: { id: string; attributes?: Record<string, unknown> } };
       const { id } = request.params as { id: string };
       if (data.id !== id && data.id !== '1') throw conflict('The id in the document does not match the URL', '/data/id');
@@ -144,7 +153,7 @@ export default async function settingsRoutes(app: FastifyInstance) {
         if (Object.keys(values).length > 0) await tx.update(settings).set(values).where(eq(settings.id, 1));
         return merged;
       });
-      return documentFor(request, row);
+      return documentFor(request, row, only);
     },
   );
 }

@@ -1,0 +1,97 @@
+/**
+ * What the fuzzer reads from openapi/openapi.json: the operations, the resources (attributes and
+ * relationships per JSON:API type, for realistic sort, filter, include and fields values), and a
+ * router that tells which operation a URL reaches.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { resolve, type OpenApiDocument, type Schema } from './arbitraries.js';
+
+export const document = JSON.parse(readFileSync(fileURLToPath(new URL('../../openapi/openapi.json', import.meta.url)), 'utf8')) as OpenApiDocument;
+
+const VERBS = ['get', 'put', 'post', 'patch', 'delete'];
+
+export interface Operation {
+  method: string;
+  /** As the document names it: `/v1/events/{id}`. */
+  path: string;
+  /** As Fastify declares it: `/v1/events/:id`. */
+  route: string;
+  spec: Schema;
+  parameters: Schema[];
+  /** The JSON:API type the operation answers (its primary data), when it answers resources. */
+  primaryType?: string;
+}
+
+/** `/v1/events/{id}` as Fastify declares it. */
+export const routeOf = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+
+export interface ResourceInfo {
+  attributes: Record<string, Schema>;
+  /** Relationship name -> the type it links to. */
+  relationships: Record<string, string>;
+}
+
+/** JSON:API type -> its attributes and relationships, from the resource object components (all variants). */
+export const resources = new Map<string, ResourceInfo>();
+for (const schema of Object.values(document.components.schemas)) {
+  const type = schema.properties?.attributes ? schema.properties?.type?.enum?.[0] : undefined;
+  if (typeof type !== 'string') continue;
+  const attributes = { ...resources.get(type)?.attributes, ...resolve(document, schema.properties.attributes).properties };
+  const relationships: Record<string, string> = { ...resources.get(type)?.relationships };
+  for (const [rel, relSchema] of Object.entries((resolve(document, schema.properties.relationships ?? {}).properties ?? {}) as Record<string, Schema>)) {
+    const data = relSchema.properties?.data;
+    const target = data && JSON.stringify(data).match(/"enum":\["([^"]+)"\]/)?.[1];
+    if (target) relationships[rel] = target;
+  }
+  resources.set(type, { attributes, relationships });
+}
+
+/** The type of the resources in a JSON:API answer schema (a document or a list of them). */
+function primaryTypeOf(spec: Schema): string | undefined {
+  const content = spec.responses?.['200']?.content ?? spec.responses?.['201']?.content ?? {};
+  const schema = content['application/vnd.api+json']?.schema;
+  if (!schema) return undefined;
+  const data = resolve(document, schema).properties?.data;
+  if (!data) return undefined;
+  const item = resolve(document, data.items ?? data);
+  const type = resolve(document, item.properties?.type ?? {}).enum?.[0];
+  return typeof type === 'string' && resources.has(type) && item.properties?.attributes ? type : undefined;
+}
+
+export const operations: Operation[] = Object.entries(document.paths).flatMap(([path, item]) =>
+  VERBS.filter((verb) => item[verb]).map((verb) => {
+    const spec = item[verb]!;
+    return {
+      method: verb.toUpperCase(),
+      path,
+      route: routeOf(path),
+      spec,
+      parameters: ((spec.parameters ?? []) as Schema[]).map((p) => resolve(document, p)),
+      primaryType: primaryTypeOf(spec),
+    };
+  }),
+);
+
+export const nameOf = (op: Pick<Operation, 'method' | 'path'>) => `${op.method} ${op.path}`;
+
+// Find-my-way as the app configures it (routerOptions.maxParamLength); a parameter named `path`
+// that ends a URL is a wildcard in the app (stored files and exports: `/static/media/*`).
+const router = FindMyWay({ maxParamLength: 500 });
+for (const op of operations) {
+  const url = op.route.replace(/:path$/, '*');
+  if (!router.find(op.method as HTTPMethod, url)) router.on(op.method as HTTPMethod, url, () => {}, op);
+}
+
+/**
+ * The operation a request reaches, or undefined when none does (no route, or a URL the router refuses).
+ * The path is resolved as clients and app.inject resolve it: `/v1/settings/..` is `/v1/`.
+ */
+export function operationAt(method: string, url: string): Operation | undefined {
+  try {
+    return (router.find(method as HTTPMethod, new URL(url, 'http://localhost').pathname)?.store as Operation | undefined) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The records the permission matrix acts on, built through the API: buildWorld's cast and published
+ * event with one record of every kind (its owner is the matrix's `owner`), a super admin, a second
+ * published event (hosted by someone else, organized by `organizer`) where `owner` bought orders, a
+ * page, and a notification for `owner`.
+ */
+import type { FastifyInstance } from 'fastify';
+import { notifications } from '../../db/schema/index.js';
+import { buildWorld, completeOrder, create, eventAttributes, rel, type World } from '../helpers/events.js';
+import { seedUser, type TestUser } from '../helpers/users.js';
+import type { Caller } from './permission-matrix.js';
+
+export interface MatrixWorld {
+  world: World;
+  users: Record<Exclude<Caller, 'anonymous'>, TestUser>;
+  tokens: Record<Caller, string | undefined>;
+  /** The event of the orders: published, hosted by another user, `organizer` organizes it. */
+  bazaar: string;
+  /** An open order `owner` bought in the bazaar. */
+  order: string;
+  /** The identifier of a completed order `owner` bought in the bazaar. */
+  completed: string;
+  page: string;
+  notification: string;
+  /** Path segment -> the id a `{param}` after it takes (see fill). */
+  ids: Record<string, string>;
+}
+
+let n = 0;
+
+/** A new order bought by `buyer` in `event`; its id. */
+export const buyOrder = (app: FastifyInstance, buyer: TestUser, event: string) =>
+  create(app, buyer.token, 'orders', 'order', { amount: 10, attendees: [{ name: 'Ada', email: `ada${++n}@example.org` }] }, { event: rel('event', event) });
+
+/** A notification for `user`, written as the server writes them. */
+export async function notify(app: FastifyInstance, user: TestUser): Promise<string> {
+  const [row] = await app.db.insert(notifications).values({ userId: Number(user.id), title: 'Import done', message: 'Open Summit was imported' }).returning();
+  return String(row!.id);
+}
+
+const tokensOf = (users: MatrixWorld['users']) =>
+  ({ anonymous: undefined, ...Object.fromEntries(Object.entries(users).map(([k, u]) => [k, u.token])) }) as MatrixWorld['tokens'];
+
+/**
+ * The callers alone, for the faces without event records (assistant, app generator): the same users,
+ * `owner` owning an event that `organizer` organizes.
+ */
+export async function buildCallers(app: FastifyInstance): Promise<Pick<MatrixWorld, 'users' | 'tokens'>> {
+  const users = {
+    other: await seedUser(app),
+    owner: await seedUser(app),
+    organizer: await seedUser(app),
+    admin: await seedUser(app, { admin: true }),
+    superAdmin: await seedUser(app, { superAdmin: true }),
+  };
+  await create(app, users.owner.token, 'events', 'event', eventAttributes('Open Summit'), {
+    organizers: { data: [{ type: 'user', id: users.organizer.id }] },
+  });
+  return { users, tokens: tokensOf(users) };
+}
+
+export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorld> {
+  const world = await buildWorld(app);
+  const { cast, published: p } = world;
+  const users = { other: cast.other, owner: cast.owner, organizer: cast.organizer, admin: cast.admin, superAdmin: await seedUser(app, { superAdmin: true }) };
+
+  const host = await seedUser(app);
+  const bazaar = await create(app, host.token, 'events', 'event', eventAttributes('Bazaar'), {
+    organizers: { data: [{ type: 'user', id: cast.organizer.id }] },
+  });
+  const order = await buyOrder(app, cast.owner, bazaar);
+  const done = await buyOrder(app, cast.owner, bazaar);
+  const completed = await completeOrder(app, cast.organizer.token, done);
+  const page = await create(app, cast.admin.token, 'pages', 'page', { name: 'Terms', url: '/terms', description: 'The terms' });
+  const notification = await notify(app, cast.owner);
+
+  const ids: Record<string, string> = {
+    users: cast.owner.id,
+    events: p.event,
+    'event-topics': world.topic,
+    'event-copyrights': p.copyright,
+    'event-copyright': p.copyright,
+    'social-links': p.socialLink,
+    microlocations: p.microlocation,
+    sponsors: p.sponsor,
+    tracks: p.track,
+    'session-types': p.sessionType,
+    sessions: p.session,
+    speakers: p.speaker,
+    'custom-forms': p.customForm,
+    orders: order,
+    pages: page,
+    notifications: notification,
+    settings: '1',
+    import: 'json',
+  };
+  return { world, users, tokens: tokensOf(users), bazaar, order, completed, page, notification, ids };
+}

@@ -1,0 +1,70 @@
+/**
+ * The permission matrix, the assistant face (/cms, /aaa, /data/settings): every route the app serves,
+ * for every caller, against the outcome written once in permission-matrix.ts. The token travels as the
+ * `access_token` parameter (query or form), as assistant clients send it; `owner` wrote the skill.
+ */
+import t from 'tap';
+import { makeImage, multipart } from '../helpers/images.js';
+import { seedUser } from '../helpers/users.js';
+import { appWithRoutes, checkCoverage, inject, runMatrix, type Recipe, type Send } from './matrix.js';
+import { buildCallers } from './matrix-world.js';
+import { CALLERS, type Caller } from './permission-matrix.js';
+
+const { app, routes } = await appWithRoutes(t);
+
+t.test('every assistant route has an entry', async (t) => checkCoverage(t, routes, 'assistant'));
+
+t.test('assistant routes x callers', async (t) => {
+  const { users, tokens } = await buildCallers(app);
+  const skill = { model: 'general', group: 'Knowledge', language: 'en', skill: 'matrix' };
+  const withToken = (caller: Caller, params: Record<string, string>) => ({ ...(tokens[caller] ? { access_token: tokens[caller]! } : {}), ...params });
+  const query = (params: Record<string, string>): Recipe => (caller) => ({ query: withToken(caller, params) });
+  const form = (params: Record<string, string>): Recipe => (caller) => ({ form: withToken(caller, params) });
+  const written = await inject(app, 'GET', '/cms/modifySkill.json', { query: withToken('owner', { ...skill, content: 'matrix text', changelog: 'Add matrix' }) });
+  t.equal(written.body?.accepted, true, 'the owner wrote the skill the matrix reads and rates');
+
+  const login = (as: 'query' | 'form'): Recipe => (caller) => {
+    const user = users[caller === 'anonymous' ? 'owner' : caller];
+    return { [as]: { login: user.email, password: user.password } };
+  };
+  const target = await seedUser(app);
+  const png = await makeImage('png', 600, 400);
+  let n = 0;
+  /** A role change on an account made for the cell. */
+  const changeRole = (targetIsAdmin: boolean, role: string): Recipe => async (caller) => {
+    const account = await seedUser(app, { admin: targetIsAdmin });
+    return { query: withToken(caller, { user: account.email, role }) };
+  };
+
+  const RECIPES: Record<string, Recipe> = {
+    'GET /aaa/login.json': login('query'),
+    'POST /aaa/login.json': login('form'),
+    'GET /aaa/storePersonalInfo.json': query({ storeName: 'github', value: 'octocat' }),
+    'POST /aaa/storePersonalInfo.json': form({ storeName: 'mastodon', value: '@octocat' }),
+    'GET /aaa/changeRoles.json': query({ user: target.email, role: 'reviewer' }),
+    'POST /aaa/changeRoles.json': form({ user: target.email, role: 'operator' }),
+    'GET /aaa/changeRoles.json [role=superadmin]': changeRole(false, 'superadmin'),
+    'GET /aaa/changeRoles.json [user=an admin]': changeRole(true, 'reviewer'),
+    'GET /aaa/listSettings.json': query({}),
+    'GET /data/settings': query({ file: 'accounting' }),
+    'POST /cms/createSkill.json': (caller): Send =>
+      multipart([['image', 'logo.png', png]], withToken(caller, { ...skill, skill: `created${++n}`, image_name: `created${n}.jpg` })),
+    'GET /cms/modifySkill.json': (caller) => ({ query: withToken(caller, { ...skill, content: `text ${++n}`, changelog: `Change ${n}` }) }),
+    'POST /cms/modifySkill.json': (caller) => ({ form: withToken(caller, { ...skill, content: `text ${++n}`, changelog: `Change ${n}` }) }),
+    'GET /cms/getModel.json': query({}),
+    'GET /cms/getGroups.json': query({ model: 'general' }),
+    'GET /cms/getAllLanguages.json': query({ model: 'general', group: 'All' }),
+    'GET /cms/getLanguage.json': query({ model: 'general', group: 'Knowledge', skill: 'matrix' }),
+    'GET /cms/getSkill.json': query(skill),
+    'GET /cms/fiveStarRateSkill.json': query({ ...skill, stars: '4' }),
+    'POST /cms/fiveStarRateSkill.json': form({ ...skill, stars: '5' }),
+    'GET /cms/feedbackSkill.json': query({ ...skill, feedback: 'Useful' }),
+    'POST /cms/feedbackSkill.json': form({ ...skill, feedback: 'Very useful' }),
+    'GET /cms/changeSkillStatus.json': query({ ...skill, staffPick: 'true' }),
+    'POST /cms/changeSkillStatus.json': form({ ...skill, reviewed: 'true' }),
+    'GET /cms/getSkillMetricsData.json': query({ language: 'en' }),
+  };
+  // The token is a parameter here, never the Authorization header.
+  const noHeader = Object.fromEntries(CALLERS.map((c) => [c, undefined])) as Record<Caller, undefined>;
+  await runMatrix(t, app, 'assistant', {}, noHeader, RECIPES);
+});

@@ -1,0 +1,58 @@
+/**
+ * The permission matrix, GET routes of the event service: every route the app serves, for every
+ * caller, against the outcome written once in permission-matrix.ts. The export read here was built
+ * by the export job itself; the stored file by an upload.
+ */
+import t from 'tap';
+import { loadConfig } from '../../src/config.js';
+import { jobs } from '../../src/jobs/index.js';
+import { EXPORT_QUEUE } from '../../src/transfer/jobs.js';
+import { multipart } from '../helpers/images.js';
+import { appWithRoutes, checkCoverage, inject, runMatrix, type Recipe } from './matrix.js';
+import { buildMatrixWorld } from './matrix-world.js';
+
+const { app, routes } = await appWithRoutes(t);
+
+t.test('every GET route of the event service has an entry', async (t) => checkCoverage(t, routes, 'v1-read'));
+
+t.test('GET routes of the event service x callers', async (t) => {
+  const w = await buildMatrixWorld(app);
+  const { owner } = w.users;
+  const event = w.world.published.event;
+
+  const started = await inject(app, 'POST', `/v1/events/${event}/export/json`, { token: owner.token, json: {} });
+  const task = String(started.body?.task_url).split('/').pop()!;
+  const exportJob = jobs({ ...loadConfig({ LOG_LEVEL: 'silent' }), JWT_SECRET: 'unused by the export job' }).find((j) => j.name === EXPORT_QUEUE)!;
+  await exportJob.handler(app)([{ data: { taskId: task } }] as never);
+  const exported = await inject(app, 'GET', `/v1/tasks/${task}`, { token: owner.token });
+  t.equal(exported.body?.state, 'SUCCESS', 'the export the matrix downloads is finished');
+
+  // No extension: served as application/octet-stream, the type the contract names.
+  const form = multipart([['file', 'agenda', 'the agenda']]);
+  const uploaded = await inject(app, 'POST', '/v1/upload/file', { token: owner.token, query: { force_local: 'true' }, ...form });
+  const media = new URL(uploaded.body?.url).pathname.replace('/static/media/', '');
+
+  const build = await inject(app, 'POST', '/api/api.php', {
+    json: { email: 'builder@example.org', app_name: 'Summit', endpoint: `https://api.example.org/v1/events/${event}` },
+  });
+  const appTask = String(build.body?.task_url).split('/').pop()!;
+
+  const ids = { ...w.ids, tasks: task, exports: `${task}/event${event}.zip`, media };
+  const RECIPES: Record<string, Recipe> = {
+    'GET /v1/events/{id} [include=orders]': () => ({
+      path: `/v1/events/${w.bazaar}`,
+      query: { include: 'orders' },
+      sees: (body) => (body?.included ?? []).some((r: { type: string; id: string }) => r.type === 'order' && r.id === w.order),
+    }),
+    'GET /v1/tasks/{task_id} [app build]': () => ({ path: `/v1/tasks/${appTask}` }),
+    // Where the export job stores the archive, as its download URL gives away.
+    'GET /static/media/{*} [an export archive]': () => ({ path: `/static/media/exports/${event}/${task}/event${event}.zip` }),
+    'GET /v1/settings/{id} [storage and mail secrets]': () => ({
+      sees: (body) => ['s3-secret-key', 'smtp-password'].every((k) => k in (body?.data?.attributes ?? {})),
+    }),
+    'GET /v1/speakers/{id} [email, mobile]': () => ({
+      sees: (body) => body?.data?.attributes?.email !== undefined && body?.data?.attributes?.mobile !== undefined,
+    }),
+  };
+  await runMatrix(t, app, 'v1-read', ids, w.tokens, RECIPES);
+});

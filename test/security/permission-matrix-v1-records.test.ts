@@ -1,0 +1,57 @@
+/**
+ * The permission matrix, writes on the records of an event (copyright, social links, rooms, sponsors,
+ * tracks, session types, sessions, speakers, custom forms) and their relationships: every such route
+ * the app serves, for every caller, against the outcome written once in permission-matrix.ts. Each
+ * cell that deletes acts on a record made for it alone.
+ */
+import t from 'tap';
+import { appWithRoutes, checkCoverage, runMatrix, type Recipe } from './matrix.js';
+import { buildMatrixWorld } from './matrix-world.js';
+import { freshTargets, KINDS, linkage, newRecord, next, toOne, update } from './matrix-writes.js';
+
+const { app, routes } = await appWithRoutes(t);
+
+t.test('every write route on event records has an entry', async (t) => checkCoverage(t, routes, 'v1-records'));
+
+t.test('write routes on event records x callers', async (t) => {
+  const w = await buildMatrixWorld(app);
+  const p = w.world.published;
+  const { eventFor, fresh, removeFresh } = freshTargets(app, w);
+
+  const perKind = Object.entries(KINDS).flatMap(([path, kind]): [string, Recipe][] => {
+    const rename: Recipe = () => update(kind.type, w.ids[path]!, { [kind.renames]: `Renamed ${next()}` });
+    return [
+      [`POST /v1/${path}`, async () => newRecord(path, await eventFor(path))],
+      [`PATCH /v1/${path}/{id}`, rename],
+      [`DELETE /v1/${path}/{id}`, removeFresh(path)],
+      // Records never move between events: naming the same event is the write an organizer can make.
+      [`PATCH /v1/${path}/{id}/relationships/event`, () => toOne('event', p.event)],
+      ...(path === 'event-copyrights'
+        ? ([['PATCH /v1/event-copyright/{id}', rename], ['DELETE /v1/event-copyright/{id}', removeFresh(path, 'event-copyright')]] as [string, Recipe][])
+        : []),
+    ];
+  });
+  const speaker = () => newRecord('speakers', p.event);
+
+  const RECIPES: Record<string, Recipe> = {
+    ...Object.fromEntries(perKind),
+    'PATCH /v1/sessions/{id}/relationships/track': () => toOne('track', p.track),
+    'PATCH /v1/sessions/{id}/relationships/microlocation': () => toOne('microlocation', p.microlocation),
+    'PATCH /v1/sessions/{id}/relationships/session-type': () => toOne('session-type', p.sessionType),
+    'PATCH /v1/sessions/{id}/relationships/speakers': () => linkage('speaker', p.speaker),
+    'POST /v1/sessions/{id}/relationships/speakers': () => linkage('speaker', p.speaker),
+    'DELETE /v1/sessions/{id}/relationships/speakers': async () => ({
+      path: `/v1/sessions/${await fresh('sessions', { speakers: linkage('speaker', p.speaker).document })}/relationships/speakers`,
+      ...linkage('speaker', p.speaker),
+    }),
+    'POST /v1/sessions/{id}/speakers': speaker,
+    'PATCH /v1/speakers/{id}/relationships/user': () => toOne('user', w.world.cast.speaker.id),
+    'PATCH /v1/speakers/{id}/relationships/sessions': () => linkage('session', p.session),
+    'POST /v1/speakers/{id}/relationships/sessions': () => linkage('session', p.session),
+    'DELETE /v1/speakers/{id}/relationships/sessions': async () => ({
+      path: `/v1/speakers/${await fresh('speakers', { sessions: linkage('session', p.session).document })}/relationships/sessions`,
+      ...linkage('session', p.session),
+    }),
+  };
+  await runMatrix(t, app, 'v1-records', w.ids, w.tokens, RECIPES);
+});

@@ -1,0 +1,99 @@
+/**
+ * The permission matrix, writes of the event service other than on event records (logins, users,
+ * events and their roles, topics, pages, settings, orders, notifications, uploads, export and
+ * import): every such route the app serves, for every caller, against the outcome written once in
+ * permission-matrix.ts. Each recipe sends a body an allowed caller succeeds with; every cell that
+ * deletes or changes a state for good acts on a record made for it alone.
+ */
+import AdmZip from 'adm-zip';
+import t from 'tap';
+import { create, eventAttributes, rel } from '../helpers/events.js';
+import { dataUri, makeImage, multipart } from '../helpers/images.js';
+import { seedUser } from '../helpers/users.js';
+import { appWithRoutes, checkCoverage, runMatrix, type Recipe, type Send } from './matrix.js';
+import { buildMatrixWorld, buyOrder, notify } from './matrix-world.js';
+import { document, freshTargets, linkage, newRecord, next, toOne, update } from './matrix-writes.js';
+import type { Caller } from './permission-matrix.js';
+
+const { app, routes } = await appWithRoutes(t);
+
+t.test('every other write route of the event service has an entry', async (t) => checkCoverage(t, routes, 'v1-write'));
+
+t.test('other write routes of the event service x callers', async (t) => {
+  const w = await buildMatrixWorld(app);
+  const { cast, topic, published: p } = w.world;
+  const { owner } = w.users;
+  const { freshEvent } = freshTargets(app, w);
+
+  /** A user of its own for the cell, who is the `owner` caller of that cell. */
+  const ownUser = async (caller: Caller, send: (id: string) => Send): Promise<Send> => {
+    const target = await seedUser(app);
+    return { ...send(target.id), ...(caller === 'owner' ? { token: target.token } : {}) };
+  };
+  const login = (caller: Caller): Send => {
+    const user = caller === 'anonymous' ? owner : w.users[caller];
+    return { json: { email: user.email, password: user.password } };
+  };
+  const newUser = (attributes: Record<string, unknown> = {}) => () => document('user', { email: `new${next()}@example.com`, password: 'long enough', ...attributes });
+  const raise = (flag: string): Recipe => (caller) => ownUser(caller, (id) => ({ path: `/v1/users/${id}`, ...update('user', id, { [flag]: true }) }));
+  const roles = (name: 'organizers' | 'coorganizers'): [string, Recipe][] => {
+    const holder = name === 'organizers' ? cast.organizer.id : cast.coorganizer.id;
+    return [
+      [`PATCH /v1/events/{id}/relationships/${name}`, () => linkage('user', holder)],
+      [`POST /v1/events/{id}/relationships/${name}`, () => linkage('user', holder)],
+      [`DELETE /v1/events/{id}/relationships/${name}`, async () => ({ path: `/v1/events/${await freshEvent()}/relationships/${name}`, ...linkage('user', holder) })],
+    ];
+  };
+  const staffMade = (path: string, type: string, attributes: Record<string, unknown>): Recipe => async () => ({
+    path: `/v1/${path}/${await create(app, cast.admin.token, path, type, attributes)}`,
+  });
+  const order = (attributes: Record<string, unknown>) => document('order', attributes, { event: rel('event', w.bazaar) });
+  const png = dataUri(await makeImage('png'), 'png');
+  const zip = new AdmZip();
+  zip.addFile('event.json', Buffer.from(JSON.stringify({ name: 'Imported' })));
+
+  const RECIPES: Record<string, Recipe> = {
+    'POST /v1/auth/login': login,
+    'POST /auth/session': login,
+    'POST /v1/users': newUser(),
+    'POST /v1/users [is-admin: true]': newUser({ 'is-admin': true }),
+    'PATCH /v1/users/{id}': () => update('user', owner.id, { name: `Owner ${next()}` }),
+    'PATCH /v1/users/{id} [is-admin: true]': raise('is-admin'),
+    'PATCH /v1/users/{id} [is-super-admin: true]': raise('is-super-admin'),
+    'DELETE /v1/users/{id}': (caller) => ownUser(caller, (id) => ({ path: `/v1/users/${id}` })),
+    'POST /v1/users/{id}/speakers': () => newRecord('speakers', p.event),
+    'POST /v1/events': () => document('event', eventAttributes(`New ${next()}`)),
+    'PATCH /v1/events/{id}': () => update('event', p.event, { name: `Open Summit ${next()}` }),
+    'DELETE /v1/events/{id}': async () => ({ path: `/v1/events/${await freshEvent()}` }),
+    'PATCH /v1/events/{id}/relationships/event-topic': () => toOne('event-topic', topic),
+    'POST /v1/events/{id}/speakers': () => newRecord('speakers', p.event),
+    'POST /v1/events/{id}/custom-forms': () => newRecord('custom-forms', p.event),
+    ...Object.fromEntries([...roles('organizers'), ...roles('coorganizers')]),
+    'POST /v1/events/{event_id}/export/json': () => ({ json: {} }),
+    'POST /v1/events/import/{source_type}': () => multipart([['file', 'event.zip', zip.toBuffer()]]),
+    'POST /v1/event-topics': () => document('event-topic', { name: `Topic ${next()}` }),
+    'PATCH /v1/event-topics/{id}': () => update('event-topic', topic, { name: `Topic ${next()}` }),
+    'DELETE /v1/event-topics/{id}': staffMade('event-topics', 'event-topic', { name: 'Gone' }),
+    'POST /v1/pages': () => document('page', { name: 'About', url: '/about', description: 'About us' }),
+    'PATCH /v1/pages/{id}': () => update('page', w.page, { title: `Terms ${next()}` }),
+    'DELETE /v1/pages/{id}': staffMade('pages', 'page', { name: 'Old', url: '/old', description: 'Old' }),
+    'PATCH /v1/settings/{id}': () => update('setting', '1', { tagline: `Events ${next()}` }),
+    'POST /v1/orders': () => order({ attendees: [{ name: 'Bo', email: 'bo@example.org' }] }),
+    'POST /v1/orders [status: completed]': () => order({ status: 'completed' }),
+    'PATCH /v1/orders/{id}': () => update('order', w.order, { amount: next() }),
+    'PATCH /v1/orders/{id} [status: completed]': async () => {
+      const id = await buyOrder(app, owner, w.bazaar);
+      return { path: `/v1/orders/${id}`, ...update('order', id, { status: 'completed' }) };
+    },
+    'DELETE /v1/orders/{id}': async () => ({ path: `/v1/orders/${await buyOrder(app, owner, w.bazaar)}` }),
+    'PATCH /v1/orders/{id}/relationships/event': () => toOne('event', w.bazaar),
+    'POST /v1/attendees/send-receipt': () => ({ json: { 'order-identifier': w.completed } }),
+    'POST /v1/notifications': () => document('notification', { 'is-read': false }),
+    'PATCH /v1/notifications/{id}': () => update('notification', w.notification, { 'is-read': true }),
+    'DELETE /v1/notifications/{id}': async () => ({ path: `/v1/notifications/${await notify(app, owner)}` }),
+    'POST /v1/upload/file': () => ({ query: { force_local: 'true' }, ...multipart([['file', 'notes.txt', 'notes']]) }),
+    'POST /v1/upload/files': () => ({ query: { force_local: 'true' }, ...multipart([['files', 'a.txt', 'a'], ['files', 'b.txt', 'b']]) }),
+    'POST /v1/upload/image': () => ({ query: { force_local: 'true' }, json: { data: png } }),
+  };
+  await runMatrix(t, app, 'v1-write', w.ids, w.tokens, RECIPES);
+});

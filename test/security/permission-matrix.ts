@@ -1,0 +1,253 @@
+/**
+ * The permission matrix: for every route the app serves (all three faces), what each caller gets,
+ * written once. The tests beside this file collect the routes from the real app and fail for a route
+ * without an entry here, and for an entry whose route is gone.
+ *
+ * Callers, on records built for the matrix (test/security/matrix-world.ts):
+ * - anonymous: no token.
+ * - other: a signed-in user with no relation to the record.
+ * - owner: the owner of the record the path names: the user themself on /v1/users/{id}/..., the
+ *   event's owner for an event and every record under it, the buyer of an order (who holds no role in
+ *   the order's event), the user of a notification, the requester of an export task, the author of a skill.
+ * - organizer: an organizer of the event (for an order: of the order's event), nothing else.
+ * - admin, superAdmin: the `is-admin` and `is-super-admin` flags.
+ *
+ * An outcome is the HTTP status; a refused caller gets 401 (no token), 403 (no right) or 404 (a
+ * record the caller may not know of). Rows with a `[...]` suffix are further checks of a route: a
+ * forbidden member in a write, another target, or `shown` / `hidden` for a 200 whose protected members
+ * the caller may or may not see. The routes left out (CORS preflight, Swagger UI, the HEAD twins of
+ * GET routes) are listed with their reasons in matrix.ts.
+ */
+export const CALLERS = ['anonymous', 'other', 'owner', 'organizer', 'admin', 'superAdmin'] as const;
+export type Caller = (typeof CALLERS)[number];
+export type Outcome = number | 'shown' | 'hidden';
+export type Row = Readonly<Record<Caller, Outcome>>;
+
+const row = (anonymous: Outcome, other: Outcome, owner: Outcome, organizer: Outcome, admin: Outcome, superAdmin: Outcome): Row => ({
+  anonymous, other, owner, organizer, admin, superAdmin,
+});
+
+/** Every caller, signed in or not. */
+const everyone = (s: Outcome) => row(s, s, s, s, s, s);
+/** Any signed-in caller; `anonymous` what a caller without a token gets. */
+const signedIn = (s: Outcome, anonymous: Outcome = 401) => row(anonymous, s, s, s, s, s);
+/** The record's owner, the event's organizers and administrators. */
+const involved = (s: Outcome) => row(401, 403, s, s, s, s);
+/** The record's owner and administrators (the owner of an event manages its roles; a user their record). */
+const ownerOrStaff = (s: Outcome) => row(401, 403, s, 403, s, s);
+/** Administrators only. */
+const staffOnly = (s: Outcome) => row(401, 403, 403, 403, s, s);
+/** The owner alone: not even administrators. */
+const ownerOnly = (s: Outcome) => row(401, 403, s, 403, 403, 403);
+/** The assistant refuses every role below the endpoint's minimum with 401 (as the reference does). */
+const assistantAdmin = (s: Outcome) => row(401, 401, 401, 401, s, s);
+/** A 200 for everyone, with the protected members shown only to `who`. */
+const shownTo = (...who: Caller[]) =>
+  row(...(CALLERS.map((c) => (who.includes(c) ? 'shown' : 'hidden')) as [Outcome, Outcome, Outcome, Outcome, Outcome, Outcome]));
+
+/** The routes every record kind of an event has: reads where its event is visible, writes by the event's organizers. */
+const eventRecord = (path: string, read: Row = everyone(200)): Record<string, Row> => ({
+  [`GET /v1/${path}`]: read,
+  [`POST /v1/${path}`]: involved(201),
+  [`GET /v1/${path}/{id}`]: read,
+  [`PATCH /v1/${path}/{id}`]: involved(200),
+  [`DELETE /v1/${path}/{id}`]: involved(200),
+  [`GET /v1/${path}/{id}/relationships/event`]: read,
+  [`PATCH /v1/${path}/{id}/relationships/event`]: involved(200),
+  [`GET /v1/${path}/{id}/event`]: read,
+});
+
+/** A relationship readable by everyone: its linkage and its related route. */
+const publicRelationship = (base: string, name: string): Record<string, Row> => ({
+  [`GET ${base}/relationships/${name}`]: everyone(200),
+  [`GET ${base}/${name}`]: everyone(200),
+});
+
+/** A to-one relationship the event's organizers may change. */
+const editableToOne = (base: string, name: string): Record<string, Row> => ({
+  ...publicRelationship(base, name),
+  [`PATCH ${base}/relationships/${name}`]: involved(200),
+});
+
+/** A to-many relationship: everyone reads it, `writers` replace, add and remove. */
+const editableToMany = (base: string, name: string, writers: (s: Outcome) => Row): Record<string, Row> => ({
+  [`GET ${base}/relationships/${name}`]: everyone(200),
+  [`PATCH ${base}/relationships/${name}`]: writers(200),
+  [`POST ${base}/relationships/${name}`]: writers(200),
+  [`DELETE ${base}/relationships/${name}`]: writers(200),
+});
+
+const USER = '/v1/users/{id}';
+const EVENT = '/v1/events/{id}';
+
+export const MATRIX: Record<string, Row> = {
+  // Accounts: registration and login are open; a user record is its user's and the administrators'.
+  'POST /v1/auth/login': everyone(200),
+  'POST /auth/session': everyone(200),
+  'GET /v1/users': staffOnly(200),
+  'POST /v1/users': everyone(201),
+  'POST /v1/users [is-admin: true]': row(403, 403, 403, 403, 403, 201),
+  [`GET ${USER}`]: ownerOrStaff(200),
+  [`PATCH ${USER}`]: ownerOrStaff(200),
+  [`PATCH ${USER} [is-admin: true]`]: row(401, 403, 403, 403, 403, 200),
+  [`PATCH ${USER} [is-super-admin: true]`]: row(401, 403, 403, 403, 403, 200),
+  [`DELETE ${USER}`]: ownerOrStaff(200),
+  [`POST ${USER}/speakers`]: ownerOrStaff(201),
+  ...Object.fromEntries(
+    ['speakers', 'sessions', 'orders', 'notifications'].flatMap((name) => [
+      [`GET ${USER}/relationships/${name}`, ownerOrStaff(200)],
+      [`GET ${USER}/${name}`, ownerOrStaff(200)],
+    ]),
+  ),
+
+  // Events: public when published; coorganizer rights and up edit, organizers delete, the owner manages roles.
+  'GET /v1/events': everyone(200),
+  'POST /v1/events': signedIn(201),
+  [`GET ${EVENT}`]: everyone(200),
+  [`PATCH ${EVENT}`]: involved(200),
+  [`DELETE ${EVENT}`]: involved(200),
+  // Included orders follow the order rules: on the event where `owner` bought one, the buyer sees it.
+  [`GET ${EVENT} [include=orders]`]: shownTo('owner', 'organizer', 'admin', 'superAdmin'),
+  ...editableToOne(EVENT, 'event-topic'),
+  ...publicRelationship(EVENT, 'event-copyright'),
+  ...publicRelationship(EVENT, 'owner'),
+  ...Object.assign(
+    {},
+    ...['social-links', 'microlocations', 'sponsors', 'tracks', 'session-types', 'sessions', 'speakers'].map((n) => publicRelationship(EVENT, n)),
+  ),
+  // The linkage is scoped like the list (empty without a login); the list itself needs a login.
+  [`GET ${EVENT}/relationships/custom-forms`]: everyone(200),
+  [`GET ${EVENT}/custom-forms`]: signedIn(200),
+  [`POST ${EVENT}/speakers`]: involved(201),
+  [`POST ${EVENT}/custom-forms`]: involved(201),
+  [`GET ${EVENT}/relationships/orders`]: involved(200),
+  [`GET ${EVENT}/orders`]: involved(200),
+  ...editableToMany(EVENT, 'organizers', ownerOrStaff),
+  ...editableToMany(EVENT, 'coorganizers', ownerOrStaff),
+  // The role holders' user records are private: only administrators list them.
+  [`GET ${EVENT}/organizers`]: staffOnly(200),
+  [`GET ${EVENT}/coorganizers`]: staffOnly(200),
+  'POST /v1/events/{event_id}/export/json': involved(200),
+  'GET /v1/events/{event_id}/exports/{*}': involved(200),
+  'POST /v1/events/import/{source_type}': signedIn(200),
+  // Only the requester and administrators know an export or import task exists.
+  'GET /v1/tasks/{task_id}': row(401, 404, 200, 404, 200, 200),
+  // An app build is asked for without an account: its task URL is the capability.
+  'GET /v1/tasks/{task_id} [app build]': everyone(200),
+
+  // Site-wide records: everyone reads, administrators write.
+  'GET /v1/event-topics': everyone(200),
+  'POST /v1/event-topics': staffOnly(201),
+  'GET /v1/event-topics/{id}': everyone(200),
+  'PATCH /v1/event-topics/{id}': staffOnly(200),
+  'DELETE /v1/event-topics/{id}': staffOnly(200),
+  ...publicRelationship('/v1/event-topics/{id}', 'events'),
+  'GET /v1/pages': everyone(200),
+  'POST /v1/pages': staffOnly(201),
+  'GET /v1/pages/{id}': everyone(200),
+  'PATCH /v1/pages/{id}': staffOnly(200),
+  'DELETE /v1/pages/{id}': staffOnly(200),
+  'GET /v1/settings': everyone(200),
+  'GET /v1/settings/{id}': everyone(200),
+  'GET /v1/settings/{id} [storage and mail secrets]': shownTo('admin', 'superAdmin'),
+  'PATCH /v1/settings/{id}': staffOnly(200),
+  'GET /v1/admin/statistics/mails': staffOnly(200),
+  'GET /v1/admin/statistics/sessions': staffOnly(200),
+
+  // The records of an event.
+  ...eventRecord('event-copyrights'),
+  'GET /v1/event-copyright/{id}': everyone(200),
+  'PATCH /v1/event-copyright/{id}': involved(200),
+  'DELETE /v1/event-copyright/{id}': involved(200),
+  ...eventRecord('social-links'),
+  ...eventRecord('microlocations'),
+  ...publicRelationship('/v1/microlocations/{id}', 'sessions'),
+  ...eventRecord('sponsors'),
+  ...eventRecord('tracks'),
+  ...publicRelationship('/v1/tracks/{id}', 'sessions'),
+  ...eventRecord('session-types'),
+  ...publicRelationship('/v1/session-types/{id}', 'sessions'),
+  ...eventRecord('sessions'),
+  ...editableToOne('/v1/sessions/{id}', 'track'),
+  ...editableToOne('/v1/sessions/{id}', 'microlocation'),
+  ...editableToOne('/v1/sessions/{id}', 'session-type'),
+  ...editableToMany('/v1/sessions/{id}', 'speakers', involved),
+  'GET /v1/sessions/{id}/speakers': everyone(200),
+  'POST /v1/sessions/{id}/speakers': involved(201),
+  ...publicRelationship('/v1/sessions/{id}', 'creator'),
+  ...eventRecord('speakers'),
+  // A speaker's email and mobile: their user, the event's organizers, administrators.
+  'GET /v1/speakers/{id} [email, mobile]': shownTo('owner', 'organizer', 'admin', 'superAdmin'),
+  ...editableToOne('/v1/speakers/{id}', 'user'),
+  ...editableToMany('/v1/speakers/{id}', 'sessions', involved),
+  'GET /v1/speakers/{id}/sessions': everyone(200),
+  ...eventRecord('custom-forms', signedIn(200)),
+
+  // Orders: the buyer, the event's organizers, administrators; only administrators delete.
+  'GET /v1/orders': signedIn(200),
+  'POST /v1/orders': signedIn(201),
+  'POST /v1/orders [status: completed]': row(401, 403, 403, 201, 201, 201),
+  'GET /v1/orders/{id}': involved(200),
+  'PATCH /v1/orders/{id}': involved(200),
+  'PATCH /v1/orders/{id} [status: completed]': row(401, 403, 403, 200, 200, 200),
+  'DELETE /v1/orders/{id}': staffOnly(200),
+  'GET /v1/orders/{id}/relationships/event': involved(200),
+  'PATCH /v1/orders/{id}/relationships/event': involved(200),
+  'GET /v1/orders/{id}/event': involved(200),
+  'GET /v1/orders/{id}/relationships/user': involved(200),
+  'GET /v1/orders/{id}/user': involved(200),
+  'POST /v1/attendees/send-receipt': involved(200),
+
+  // Notifications: written by the server only; read by their user and administrators, changed by their user.
+  'GET /v1/notifications': signedIn(200),
+  'POST /v1/notifications': everyone(403),
+  'GET /v1/notifications/{id}': ownerOrStaff(200),
+  'PATCH /v1/notifications/{id}': ownerOnly(200),
+  'DELETE /v1/notifications/{id}': ownerOnly(200),
+  'GET /v1/notifications/{id}/relationships/user': ownerOrStaff(200),
+  'GET /v1/notifications/{id}/user': ownerOrStaff(200),
+
+  // Files: uploads need a login; stored files are public by their unguessable URL.
+  'POST /v1/upload/file': signedIn(200),
+  'POST /v1/upload/files': signedIn(200),
+  'POST /v1/upload/image': signedIn(200),
+  'GET /static/media/{*}': everyone(200),
+  // An export archive is stored beside the uploads: it is served only by its organizers-only route above.
+  'GET /static/media/{*} [an export archive]': everyone(404),
+
+  // The assistant: the same token as the `access_token` parameter; roles user < ... < admin < superadmin.
+  'GET /aaa/login.json': everyone(200),
+  'POST /aaa/login.json': everyone(200),
+  // Without a token the store answers the reference's 400 "ensure you are logged in".
+  'GET /aaa/storePersonalInfo.json': signedIn(200, 400),
+  'POST /aaa/storePersonalInfo.json': signedIn(200, 400),
+  'GET /aaa/changeRoles.json': assistantAdmin(200),
+  'POST /aaa/changeRoles.json': assistantAdmin(200),
+  // The reference let an admin grant superadmin: only a superadmin grants admin or superadmin here.
+  'GET /aaa/changeRoles.json [role=superadmin]': row(401, 401, 401, 401, 403, 200),
+  'GET /aaa/changeRoles.json [user=an admin]': row(401, 401, 401, 401, 403, 200),
+  'GET /aaa/listSettings.json': assistantAdmin(200),
+  'GET /data/settings': assistantAdmin(200),
+  'POST /cms/createSkill.json': signedIn(200),
+  'GET /cms/modifySkill.json': signedIn(200),
+  'POST /cms/modifySkill.json': signedIn(200),
+  'GET /cms/getModel.json': everyone(200),
+  'GET /cms/getGroups.json': everyone(200),
+  'GET /cms/getAllLanguages.json': everyone(200),
+  'GET /cms/getLanguage.json': everyone(200),
+  'GET /cms/getSkill.json': everyone(200),
+  'GET /cms/fiveStarRateSkill.json': signedIn(200),
+  'POST /cms/fiveStarRateSkill.json': signedIn(200),
+  'GET /cms/feedbackSkill.json': signedIn(200),
+  'POST /cms/feedbackSkill.json': signedIn(200),
+  'GET /cms/changeSkillStatus.json': assistantAdmin(200),
+  'POST /cms/changeSkillStatus.json': assistantAdmin(200),
+  'GET /cms/getSkillMetricsData.json': everyone(200),
+
+  // The app generator: public by design (rate limited per address and mailbox); only POST builds.
+  'POST /api/api.php': everyone(202),
+  'GET /api/api.php': everyone(405),
+  'PUT /api/api.php': everyone(405),
+  'PATCH /api/api.php': everyone(405),
+  'DELETE /api/api.php': everyone(405),
+};
