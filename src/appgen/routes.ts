@@ -5,7 +5,8 @@ import { tasks } from '../../db/schema/index.js';
 import type { Db } from '../../plugins/db.js';
 import { toErrorDocument } from '../../plugins/error-handler.js';
 import { API_PREFIX } from '../jsonapi/serialize.js';
-import { RateLimited, RETRY_AFTER, take } from '../rate-limits/hits.js';
+import { RETRY_AFTER } from '../jsonapi/errors.js';
+import { RateLimited, take } from '../rate-limits/hits.js';
 import { clientOf, mailboxOf } from '../rate-limits/keys.js';
 import { APP_GROUP, APP_QUEUE, type AppTaskOptions } from './job.js';
 

@@ -1,8 +1,8 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { RateLimited, RETRY_AFTER } from '../rate-limits/hits.js';
+import { RateLimited } from '../rate-limits/hits.js';
 import { isConnectionFailure } from '../../plugins/db.js';
-import { databaseUnavailable } from '../jsonapi/errors.js';
+import { databaseUnavailable, RETRY_AFTER } from '../jsonapi/errors.js';
 import { AssistantError, identify, requireRole, sessionOf, type Identity, type Role } from './identity.js';
 
 export const TAG = 'assistant';

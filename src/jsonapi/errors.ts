@@ -41,6 +41,11 @@ export const unprocessable = (detail: string, pointer?: string) =>
 /** Seconds a client is asked to wait (Retry-After) when a service the request needs is down for a moment. */
 export const RETRY_AFTER_SECONDS = 5;
 
+/** The header of a 429 or 503 for the OpenAPI document (`headers` of a route's response). */
+export const RETRY_AFTER = {
+  'Retry-After': { type: 'integer', minimum: 1, description: 'seconds until the request may be made again' },
+};
+
 /** A service the request needs (the database, the file storage) is down: nothing was done, try again later. */
 export const serviceUnavailable = (detail: string) =>
   new JsonApiError(503, 'Service Unavailable', detail, undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS) });

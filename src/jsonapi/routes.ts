@@ -1,8 +1,7 @@
 import { Type, type TObject } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { Db } from '../../plugins/db.js';
-import { RETRY_AFTER } from '../rate-limits/hits.js';
-import { forbidden } from './errors.js';
+import { forbidden, RETRY_AFTER } from './errors.js';
 import { selectionFor, type Model, type Registry } from './model.js';
 import { pascal } from './names.js';
 import {

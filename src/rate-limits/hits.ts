@@ -26,11 +26,6 @@ export class RateLimited extends JsonApiError {
   }
 }
 
-/** The header of a 429 for the OpenAPI document (`headers` of a route's response). */
-export const RETRY_AFTER = {
-  'Retry-After': { type: 'integer', minimum: 1, description: 'seconds until the request may be made again' },
-};
-
 /**
  * Counts this request against every limit when all of them have room, else records nothing and throws
  * RateLimited with the seconds until they have. One statement (`rate_limit_take`, migration 0011) in
