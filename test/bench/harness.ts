@@ -25,7 +25,7 @@ export const fmt = (n: number, digits = 0) =>
 const cleanups: (() => Promise<unknown>)[] = [];
 let cleaning: Promise<void> | undefined;
 export const onCleanup = (step: () => Promise<unknown>) => void cleanups.push(step);
-export const cleanup = () =>
+const cleanup = () =>
   (cleaning ??= (async () => {
     while (cleanups.length > 0) {
       try {
@@ -56,7 +56,7 @@ export async function runCommand(main: () => Promise<number>): Promise<never> {
 }
 
 /** A fresh database on `adminUrl`'s server, dropped at cleanup. */
-export async function createDatabase(adminUrl: string, prefix: string): Promise<string> {
+async function createDatabase(adminUrl: string, prefix: string): Promise<string> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {

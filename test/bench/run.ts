@@ -20,10 +20,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { explainAll } from './explain.js';
-import { envNumber, fmt, onCleanup, runCommand, seededDatabase } from './harness.js';
+import { envNumber, fmt, onCleanup, runCommand, seededDatabase, startService } from './harness.js';
 import { load, median, probe, type LoadOptions, type Sample } from './measure.js';
 import { benchPaths, type BenchPath, type BenchRequest } from './paths.js';
-import { startApiServer } from './scale-out.js';
 import { appBuildTiming, transferTimings, type TaskTiming } from './tasks.js';
 import { uploadMemory } from './upload-memory.js';
 
@@ -217,7 +216,9 @@ async function main(): Promise<number> {
     ASSISTANT_SETTINGS_DIR: join(storage, 'assistant'),
     SKILL_REPO_DIR: join(storage, 'skills'),
   };
-  const servers = [await startApiServer(1, serverEnv), await startApiServer(2, serverEnv)];
+  // `src/server.ts --role api` with 1 and 2 processes sharing one port, on the benchmark's database and secret.
+  const apiServer = (processes: number) => startService({ ...serverEnv, API_PROCESSES: String(processes) }, ['--role', 'api']);
+  const servers = [await apiServer(1), await apiServer(2)];
   onCleanup(() => Promise.all(servers.map((s) => s.stop())));
   const scaleSamples: Sample[][] = [[], []];
   for (const server of servers) await load(server.origin, uncached(sessionsPath), token, { ...options, seconds: settings.warmup || 1 });

@@ -32,7 +32,9 @@ const { app, url } = await buildTestApp(t, {
   MAIL_RATE_PER_IP: '1000000',
   APPGEN_RATE_PER_EMAIL: '1000000',
   APPGEN_RATE_PER_IP: '1000000',
-});
+  // The property checks each answer against the contract itself and reports the smallest request once;
+  // the hook of every test app would fail the run again at every shrinking step.
+}, { contract: false });
 const fw = await buildFuzzWorld(app);
 const tokens = { 'super-admin': fw.superAdmin.token, user: fw.user.token };
 const writes = await watchWrites(url);

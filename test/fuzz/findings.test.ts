@@ -125,7 +125,7 @@ t.test('bodies too large or of another type are 413 and 415 where the document n
   for (const url of ['/cms/modifySkill.json', '/cms/createSkill.json', '/aaa/changeRoles.json']) {
     const res = await app.inject({ method: 'POST', url, headers: { 'content-type': 'text/plain', authorization: `JWT ${token}` }, payload: 'hello' });
     t.equal(res.statusCode, 415, `${url}: 415`);
-    t.same(res.json(), { accepted: false, message: res.json().message }, `${url}: the assistant's refusal`);
+    t.match(res.json(), { accepted: false, message: String }, `${url}: the assistant's refusal`);
     t.same(conformanceErrors({ method: 'POST', route: url, status: 415, contentType: res.headers['content-type'] as string, body: res.body }), [], `${url}: in the contract`);
   }
   t.same(await snapshot(), before, 'nothing written');

@@ -8,12 +8,9 @@ import postgres from 'postgres';
 
 const CHANNEL = 'oe_change';
 
-/**
- * Tables a refused request may write by design (table -> why): none. What refusals do write by design,
- * rate-limit hits (rate_limit_hits: failed logins, mails, app builds), has no trigger (migration 0011),
- * nor has the job queue (schema pgboss), so neither shows here.
- */
-const WRITTEN_BY_REFUSALS = new Map<string, string>();
+// No table may be written by a refused request. What refusals do write by design, rate-limit hits
+// (rate_limit_hits: failed logins, mails, app builds), has no trigger (migration 0011), nor has the job
+// queue (schema pgboss), so neither shows here.
 
 export interface WriteWatcher {
   /** Tables changed since the last call (fenced: nothing committed before the call is missed). */
@@ -38,7 +35,7 @@ export async function watchWrites(url: string): Promise<WriteWatcher> {
       await sql.notify(CHANNEL, token);
       await arrived;
       fences.delete(token);
-      return [...new Set(changed.splice(0))].filter((table) => !WRITTEN_BY_REFUSALS.has(table));
+      return [...new Set(changed.splice(0))];
     },
     close: () => sql.end({ timeout: 5 }),
   };

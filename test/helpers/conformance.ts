@@ -42,11 +42,11 @@ const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').r
 const validators = new Map<string, ValidateFunction>();
 
 /** Fastify's `/v1/events/:id` as the document names it, `/v1/events/{id}`; a final wildcard has a name there. */
-export function documentPathOf(routeUrl: string, paths: string[] = Object.keys(load().document.paths)) {
+export function documentPathOf(routeUrl: string) {
   const path = routeUrl.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
   if (!path.endsWith('*')) return path;
   const prefix = path.slice(0, -1);
-  return paths.find((p) => p.startsWith(prefix) && /^\{[^/}]+\}$/.test(p.slice(prefix.length))) ?? path;
+  return Object.keys(load().document.paths).find((p) => p.startsWith(prefix) && /^\{[^/}]+\}$/.test(p.slice(prefix.length))) ?? path;
 }
 
 export interface Answer {

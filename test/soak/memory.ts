@@ -47,7 +47,7 @@ export function sampleMemory(pid: number, at: number): MemorySample | undefined 
 }
 
 /** The least-squares slope of y over x and its standard error (infinite with fewer than three points). */
-export function fit(points: { x: number; y: number }[]): { slope: number; se: number } {
+function fit(points: { x: number; y: number }[]): { slope: number; se: number } {
   const n = points.length;
   if (n < 3) return { slope: 0, se: Infinity };
   const mx = points.reduce((s, p) => s + p.x, 0) / n;
@@ -71,7 +71,7 @@ export const FLOOR_SECONDS = 10;
  * The lowest RSS sample and the lowest heap used (the heap after a collection) of each FLOOR_SECONDS
  * window, counted back from the last sample so that only the first window may be short.
  */
-export function floors(samples: MemorySample[]): MemorySample[] {
+function floors(samples: MemorySample[]): MemorySample[] {
   const end = samples.at(-1)!.at;
   const windows = new Map<number, MemorySample>();
   for (const s of samples) {

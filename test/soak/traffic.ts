@@ -64,9 +64,9 @@ export class Traffic {
     return this.read(req, (res) => res.json() as Promise<T>);
   }
 
-  /** Sends `req` and reads its whole body; answers whether the status was the expected one. */
-  async ok(req: SoakRequest): Promise<boolean> {
-    return (await this.read(req, async (res) => (await res.arrayBuffer(), true))) ?? false;
+  /** Sends `req` and reads its whole body (a status other than the expected one is counted as an error). */
+  async ok(req: SoakRequest): Promise<void> {
+    await this.read(req, (res) => res.arrayBuffer());
   }
 
   private async read<T>(req: SoakRequest, body: (res: Response) => Promise<T>): Promise<T | undefined> {
