@@ -1,7 +1,7 @@
 /**
  * `make test`: starts PostgreSQL (embedded, unless DATABASE_URL names a server whose user may
  * create databases), migrates a template database that every test file copies, runs tap, and
- * ends with the line `N passed, N failed`.
+ * ends with one line per failed assertion and the line `N passed, N failed`.
  */
 import { spawn } from 'node:child_process';
 import postgres from 'postgres';
