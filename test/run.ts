@@ -27,9 +27,10 @@ function runTap(args: string[], env: NodeJS.ProcessEnv) {
     const child = spawn('npx', ['tap', ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     const tally = new TapTally();
     let rest = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
       process.stdout.write(chunk);
-      const lines = (rest + chunk.toString()).split('\n');
+      const lines = (rest + chunk).split('\n');
       rest = lines.pop()!;
       for (const line of lines) tally.line(line);
     });
