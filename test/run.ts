@@ -1,13 +1,14 @@
 /**
  * `make test`: starts PostgreSQL (embedded, unless DATABASE_URL names a server whose user may
  * create databases), migrates a template database that every test file copies, runs tap, and
- * ends with the line `N passed, N failed`.
+ * ends with one line per failed assertion and the line `N passed, N failed`.
  */
 import { spawn } from 'node:child_process';
 import postgres from 'postgres';
 import { runMigrations } from '../db/migrate.js';
 import { TEMPLATE, withDatabase } from './helpers/database.js';
 import { startPostgres } from './helpers/postgres.js';
+import { TapTally } from './helpers/tap-tally.js';
 
 async function prepareTemplate(adminUrl: string) {
   const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
@@ -20,28 +21,23 @@ async function prepareTemplate(adminUrl: string) {
   await runMigrations(withDatabase(adminUrl, TEMPLATE));
 }
 
-/** Runs tap, echoing its TAP stream, and counts the named tests of every file (indent level 1). */
+/** Runs tap, echoing its TAP stream, and tallies it. */
 function runTap(args: string[], env: NodeJS.ProcessEnv) {
-  return new Promise<{ passed: number; failed: number; code: number }>((resolve) => {
+  return new Promise<{ tally: TapTally; code: number }>((resolve) => {
     const child = spawn('npx', ['tap', ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    let passed = 0;
-    let failed = 0;
-    let filesFailed = 0;
+    const tally = new TapTally();
     let rest = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
       process.stdout.write(chunk);
-      const lines = (rest + chunk.toString()).split('\n');
+      const lines = (rest + chunk).split('\n');
       rest = lines.pop()!;
-      for (const line of lines) {
-        if (/^ {4}ok \d+/.test(line) && !/# SKIP/.test(line)) passed++;
-        else if (/^ {4}not ok \d+/.test(line) && !/# TODO/.test(line)) failed++;
-        else if (/^not ok \d+/.test(line)) filesFailed++;
-      }
+      for (const line of lines) tally.line(line);
     });
     child.on('close', (code) => {
       // A file that died before reporting its tests still counts as a failure.
-      if ((code ?? 1) !== 0 && failed === 0) failed = Math.max(1, filesFailed);
-      resolve({ passed, failed, code: code ?? 1 });
+      if ((code ?? 1) !== 0 && tally.failed === 0) tally.failed = Math.max(1, tally.filesFailed);
+      resolve({ tally, code: code ?? 1 });
     });
   });
 }
@@ -49,15 +45,22 @@ function runTap(args: string[], env: NodeJS.ProcessEnv) {
 async function main() {
   const server = await startPostgres('oe-test-pg-');
   const { adminUrl } = server;
-  let result = { passed: 0, failed: 1, code: 1 };
+  let passed = 0;
+  let failed = 1;
+  let code = 1;
   try {
     await prepareTemplate(adminUrl);
-    result = await runTap(process.argv.slice(2), { ...process.env, TEST_DATABASE_URL: adminUrl });
+    const run = await runTap(process.argv.slice(2), { ...process.env, TEST_DATABASE_URL: adminUrl });
+    ({ passed, failed } = run.tally);
+    code = run.code;
+    const shown = run.tally.failures.slice(0, 12);
+    if (shown.length) console.log(`\nFailed:\n${shown.map((f) => `  ✗ ${f}`).join('\n')}`);
+    if (run.tally.failures.length > shown.length) console.log(`  … and ${run.tally.failures.length - shown.length} more`);
   } finally {
     await server.stop();
   }
-  console.log(`${result.passed} passed, ${result.failed} failed`);
-  process.exit(result.failed > 0 || result.code !== 0 ? 1 : 0);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed > 0 || code !== 0 ? 1 : 0);
 }
 
 main().catch((err) => {

@@ -99,9 +99,11 @@ t.test('S3 down while an event image gets its variants: retried, never a link to
 
   await peer.stop();
   const id = await create(app, user.token, 'events', 'event', { ...eventAttributes('Pictured'), 'original-image-url': original });
+  // The first attempt fails and the job waits for its retry (pg-boss counts retry_count up only when
+  // it claims the job again, 30 to 60 s later: waiting for that would be a race with the timeout).
   const failed = await until('the variants job failing', async () => {
     const [job] = await app.sql<{ id: string; state: string }[]>`
-      select id, state from pgboss.job where name = 'image-variants' and data->>'id' = ${id} and retry_count > 0`;
+      select id, state from pgboss.job where name = 'image-variants' and data->>'id' = ${id} and started_on is not null`;
     return job?.state === 'retry' ? job : undefined;
   }, 60_000);
   const event = await call(app, { url: `/v1/events/${id}`, token: user.token });
@@ -124,4 +126,6 @@ t.test('S3 down while an event image gets its variants: retried, never a link to
     t.equal(meta.format, 'jpeg', 'a JPEG variant');
   }
   t.equal(stored.size, 4, 'the original and its three variants, nothing else');
+  const [job] = await app.sql`select state, retry_count from pgboss.job where id = ${failed.id}`;
+  t.strictSame({ ...job }, { state: 'completed', retry_count: 1 }, 'the same job, completed by its retry');
 });

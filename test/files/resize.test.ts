@@ -83,14 +83,13 @@ t.test('more pixels than the limit: refused from the header, before decoding', a
   // 25 million pixels of one colour: a small file that would take 75 MB to decode.
   const bomb = await sharp({ create: { width: 5000, height: 5000, channels: 3, background: '#336699' } }).png({ compressionLevel: 9 }).toBuffer();
   t.ok(bomb.length < 1_000_000, `the file is small (${bomb.length} bytes)`);
-  const started = performance.now();
   await t.rejects(resize(bomb, { width: 100, height: 100, keepAspect: true }, 1_000_000), /pixel limit/);
-  t.ok(performance.now() - started < 1000, 'refused at once, without decoding');
   await t.rejects(resize(bomb, { width: 100, height: 100, keepAspect: false }, 1_000_000), /pixel limit/, 'also when the aspect is not kept');
   await t.rejects(resize(bomb, { width: 100, height: 100, keepAspect: true }, 24_999_999), /pixel limit/, 'one pixel over the limit');
   t.strictSame(await metaOf(await resize(bomb, { width: 100, height: 100, keepAspect: true }, 25_000_000)), jpeg(100, 100), 'exactly at the limit: resized');
 
-  // A tiny PNG whose header claims 100000 x 100000: refused by its claim, not by its real content.
+  // A tiny PNG whose header claims 100000 x 100000: refused by its claim, not by its real content
+  // (which could not be decoded to that size), so the limit is checked from the header, before decoding.
   const liar = withClaimedSize(await makeImage('png', 8, 8), 100_000, 100_000);
   t.strictSame((await sharp(liar, { limitInputPixels: false }).metadata()).width, 100_000, 'the header claims 100000 pixels wide');
   await t.rejects(resize(liar, { width: 100, height: 100, keepAspect: true }, LIMIT), /pixel limit/, 'the claimed 10 billion pixels are refused');

