@@ -12,7 +12,7 @@ import postgres from 'postgres';
 import t from 'tap';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { ReadCache } from '../../plugins/read-cache.js';
+import { CHANGE_CHANNEL, ReadCache } from '../../plugins/read-cache.js';
 import { buildTestApp, call, TEST_SECRET, until } from '../helpers/app.js';
 import { create, createCast, createEvent, rel } from '../helpers/events.js';
 
@@ -39,14 +39,28 @@ async function secondProcess() {
 const trackName = async (a = app, token?: string, headers: Record<string, string> = {}) =>
   (await call(a, { url: `/v1/tracks/${track}`, token, headers })).body.data.attributes.name as string;
 
+/**
+ * Once every change committed so far has reached this process (and cleared its cache): PostgreSQL
+ * delivers notifications in commit order, so a fence notified now arrives after all of them.
+ */
+async function notificationsSettled() {
+  const fence = `test-fence-${process.hrtime.bigint()}`;
+  let seen!: () => void;
+  const arrived = new Promise<void>((resolve) => (seen = resolve));
+  // The channel is listened to already: the app's own connection receives the fence.
+  const { unlisten } = await app.sql.listen(CHANGE_CHANNEL, (payload) => void (payload === fence && seen()));
+  try {
+    await sql`select pg_notify(${CHANGE_CHANNEL}, ${fence})`;
+    await arrived;
+  } finally {
+    await unlisten();
+  }
+}
+
 t.test('a repeated read sends no SQL and answers the same document', async (t) => {
   // The notifications of the writes above arrive a moment later and drop what was read before them.
-  const first = await until('a read is kept', async () => {
-    const res = await call(app, { url: `/v1/events/${event.id}/tracks` });
-    resetQueries();
-    await call(app, { url: `/v1/events/${event.id}/tracks` });
-    return queries.length === 0 ? res : undefined;
-  }, 5000);
+  await notificationsSettled();
+  const first = await call(app, { url: `/v1/events/${event.id}/tracks` });
   resetQueries();
   const second = await call(app, { url: `/v1/events/${event.id}/tracks` });
   t.same(queries, [], 'no statement for the second read');
@@ -82,7 +96,9 @@ t.test('a write through this process is read back at once', async (t) => {
   t.equal(patched.status, 200);
   t.equal(await trackName(), 'Renamed', 'no stale answer after the write');
   // Without a commit there is no notification: only the process's own clearing can empty the cache.
-  await until('the read kept', async () => (await trackName(), app.readCache!.size > 0 ? true : undefined), 5000);
+  await notificationsSettled();
+  await trackName();
+  t.ok(app.readCache!.size > 0, 'the read is kept');
   const refused = await call(app, { method: 'PATCH', url: `/v1/tracks/${track}`, body: { data: { type: 'track', id: track } } });
   t.equal(refused.status, 401);
   t.equal(app.readCache!.size, 0, 'a write request clears the cache before its answer leaves');
@@ -99,10 +115,10 @@ t.test("another process's write and a write by SQL are seen once notified", asyn
     body: { data: { type: 'track', id: track, attributes: { name: 'From the other process' } } },
   });
   t.equal(patched.status, 200);
-  await until('the first process sees the other process’s write', async () => ((await trackName()) === 'From the other process' ? true : undefined), 5000);
+  await until('the first process sees the other process’s write', async () => ((await trackName()) === 'From the other process' ? true : undefined));
   await sql`update tracks set name = 'Written by SQL' where id = ${Number(track)}`;
   await until('both processes see the SQL write', async () =>
-    (await trackName()) === 'Written by SQL' && (await trackName(other)) === 'Written by SQL' ? true : undefined, 5000);
+    (await trackName()) === 'Written by SQL' && (await trackName(other)) === 'Written by SQL' ? true : undefined);
   t.pass('every process dropped its answers');
 });
 
@@ -111,7 +127,7 @@ t.test("a change of the caller's account is seen (memoized callers are dropped t
   t.equal((await call(app, { url: `/v1/users/${user.id}`, token: user.token })).status, 200);
   await sql`update users set deleted_at = now() where id = ${Number(user.id)}`;
   await until('the deleted account’s token is refused', async () =>
-    (await call(app, { url: `/v1/users/${user.id}`, token: user.token })).status === 401 ? true : undefined, 5000);
+    (await call(app, { url: `/v1/users/${user.id}`, token: user.token })).status === 401 ? true : undefined);
   t.pass();
 });
 
