@@ -88,7 +88,7 @@ const appStarted = await send(api.origin, '/api/api.php', {
 const tasks = { export: exportStarted.body?.task_url as string, app: appStarted.body?.task_url as string, import: '' };
 
 await until('the export and the app build waiting on the peer', async () =>
-  peer.requests.includes('/logo.png') && peer.requests.some((r) => r.startsWith(`/v1/events/${eventId}`)) ? true : undefined, 60_000);
+  peer.requests.includes('/logo.png') && peer.requests.some((r) => r.startsWith(`/v1/events/${eventId}`)) ? true : undefined);
 
 // The sessions table is locked, so the import waits at its sessions until the worker is killed.
 const sessionsLock = await holdLock(t, service.url, (tx) => tx`lock table sessions in share mode`);

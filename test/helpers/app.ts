@@ -122,8 +122,8 @@ export function assertError(
   return error;
 }
 
-/** Polls `probe` every 100 ms until it answers a value; fails naming `what` when `ms` pass first. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+/** Polls `probe` every 100 ms until it answers a value; fails naming `what` when `ms` pass first (a minute: machines are slow and noisy). */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();
