@@ -5,15 +5,10 @@
  * computed while a change committed is not kept; `Cache-Control: no-cache` reads afresh; only 200
  * answers of cacheable routes are kept; the memory budget holds; every table notifies its changes.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import postgres from 'postgres';
 import t from 'tap';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { CHANGE_CHANNEL, ReadCache } from '../../plugins/read-cache.js';
-import { buildTestApp, call, TEST_SECRET, until } from '../helpers/app.js';
+import { buildOtherApp, buildTestApp, call, until } from '../helpers/app.js';
 import { create, createCast, createEvent, rel } from '../helpers/events.js';
 
 const { app, url, queries, resetQueries } = await buildTestApp(t, { READ_CACHE_MB: '8' });
@@ -22,19 +17,6 @@ const event = await createEvent(app, cast, 'Cache Conf', 'published');
 const track = await create(app, cast.owner.token, 'tracks', 'track', { name: 'Main', color: '#112233' }, { event: rel('event', event.id) });
 const sql = postgres(url, { max: 1, onnotice: () => {} });
 t.teardown(() => sql.end());
-
-/** A second API process on the same database. */
-async function secondProcess() {
-  const storage = await mkdtemp(join(tmpdir(), 'oe-cache-'));
-  const config = loadConfig({ LOG_LEVEL: 'silent', ROLE: 'api', READ_CACHE_MB: '8', STORAGE_DIR: storage, MAIL_OUTBOX_DIR: storage, ASSISTANT_SETTINGS_DIR: join(storage, 's'), SKILL_REPO_DIR: join(storage, 'k') });
-  const other = await buildApp({ ...config, DATABASE_URL: url, JWT_SECRET: TEST_SECRET });
-  await other.ready();
-  t.teardown(async () => {
-    await other.close();
-    await rm(storage, { recursive: true, force: true });
-  });
-  return other;
-}
 
 const trackName = async (a = app, token?: string, headers: Record<string, string> = {}) =>
   (await call(a, { url: `/v1/tracks/${track}`, token, headers })).body.data.attributes.name as string;
@@ -105,7 +87,7 @@ t.test('a write through this process is read back at once', async (t) => {
 });
 
 t.test("another process's write and a write by SQL are seen once notified", async (t) => {
-  const other = await secondProcess();
+  const other = await buildOtherApp(t, url, { READ_CACHE_MB: '8' }); // a second API process on the same database
   t.equal(await trackName(other), 'Renamed', 'the second process caches its own answer');
   t.equal(await trackName(), 'Renamed');
   const patched = await call(other, {
