@@ -115,10 +115,12 @@ const CLUSTER_EXIT_GRACE_SECONDS = 5;
  */
 function runCluster(config: Settings, env: Record<string, string>, embedded?: EmbeddedDatabase) {
   let stopping = false;
-  let listening = 0;
+  /** The processes that have served (listened); a replacement still starting has not. */
+  const serving = new Set<number>();
   const fork = () => cluster.fork(env);
-  cluster.on('listening', (_worker, address) => {
-    if (++listening === config.API_PROCESSES) banner(config, address.port, !!embedded, config.API_PROCESSES);
+  cluster.on('listening', (worker, address) => {
+    serving.add(worker.id);
+    if (serving.size === config.API_PROCESSES) banner(config, address.port, !!embedded, config.API_PROCESSES);
   });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
@@ -131,10 +133,18 @@ function runCluster(config: Settings, env: Record<string, string>, embedded?: Em
     async (signal) => {
       stopping = true;
       const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
-      const codes = await Promise.all(
-        workers.map((w) => new Promise<number | null>((resolve) => (w.isDead() ? resolve(w.process.exitCode) : (w.once('exit', resolve), w.process.kill(signal))))),
+      const ends = await Promise.all(
+        workers.map((w) => new Promise<string | number>((resolve) => {
+          // Ended by the signal itself before it served (still starting, no handler yet): nothing was in flight.
+          const ended = (code: number | null, by: string | null) => resolve(code ?? (by === signal && !serving.has(w.id) ? 0 : String(by)));
+          if (w.isDead()) ended(w.process.exitCode, w.process.signalCode);
+          else {
+            w.once('exit', ended);
+            w.process.kill(signal);
+          }
+        })),
       );
-      if (codes.some((code) => code !== 0)) throw new Error(`API processes ended with ${codes.join(', ')}`);
+      if (ends.some((end) => end !== 0)) throw new Error(`API processes ended with ${ends.join(', ')}`);
     },
     async () => embedded?.stop(),
   );

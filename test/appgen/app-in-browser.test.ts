@@ -16,15 +16,16 @@ import { ended, startBuild } from '../helpers/appgen.js';
 import { browserMissing, launchBrowser, openPage } from '../helpers/browser.js';
 import { buildWorld, create, rel } from '../helpers/events.js';
 import { makeImage, uploadImage } from '../helpers/images.js';
-import { freePort } from '../helpers/postgres.js';
+import { reservePort } from '../helpers/postgres.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { serveFolder } from '../helpers/static-server.js';
 
-const port = await freePort();
-const PUBLIC_URL = `http://127.0.0.1:${port}`;
+const reserved = await reservePort();
+const PUBLIC_URL = `http://127.0.0.1:${reserved.port}`;
 const smtp = await startSmtp(t);
 const { app } = await buildTestApp(t, { ROLE: 'all', SMTP_URL: smtp.url, PUBLIC_URL, FETCH_ALLOW_PRIVATE: 'true' });
-await app.listen({ port, host: '127.0.0.1' });
+await reserved.release();
+await app.listen({ port: reserved.port, host: '127.0.0.1' });
 const { cast, published } = await buildWorld(app);
 const owner = cast.owner.token;
 
@@ -133,7 +134,7 @@ t.test('in Chromium: live data, a valid manifest, and offline after the first vi
   page.on('pageerror', (err) => errors.push(err.message));
 
   await page.goto(site.url);
-  await page.getByText('Showing live data.').waitFor({ timeout: 20_000 });
+  await page.getByText('Showing live data.').waitFor({ timeout: 60_000 });
   t.equal(await page.title(), APP_NAME, 'the title is the name as text');
   t.ok(await page.getByRole('heading', { name: 'Open Summit' }).isVisible(), 'the event name is visible');
   t.ok(await page.getByText('Hall 7, Berlin').isVisible(), 'the location is visible');
@@ -172,7 +173,7 @@ t.test('in Chromium: live data, a valid manifest, and offline after the first vi
   await site.close();
   await context.setOffline(true);
   await page.reload();
-  await page.getByText(/^Offline: showing the data of /).waitFor({ timeout: 20_000 });
+  await page.getByText(/^Offline: showing the data of /).waitFor({ timeout: 60_000 });
   t.ok(await page.getByRole('heading', { name: 'Open Summit' }).isVisible(), 'offline: the event name');
   t.ok(await page.locator('summary .title', { hasText: 'Opening' }).isVisible(), 'offline: the schedule');
   t.ok(await page.locator('summary .title', { hasText: /^Compilers for everyone$/ }).isVisible(), 'offline: the snapshot title');

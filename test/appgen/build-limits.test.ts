@@ -9,11 +9,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { buildTestApp, TEST_SECRET } from '../helpers/app.js';
+import { buildOtherApp, buildTestApp } from '../helpers/app.js';
 import { ended, exists, failedBuild, json, startBuild, startFake } from '../helpers/appgen.js';
 import { startSmtp } from '../helpers/smtp.js';
 
@@ -61,39 +58,19 @@ t.test('APPGEN_CONCURRENCY bounds the builds running at once', async (t) => {
     const smtpN = await startSmtp(t);
     const env = { ROLE: 'all', SMTP_URL: smtpN.url, FETCH_ALLOW_PRIVATE: 'true', APPGEN_CONCURRENCY: concurrency };
     const { app: worker, url } = await buildTestApp(t, env);
-    let second: FastifyInstance | undefined;
-    if (workers === 2) {
-      const dir = await mkdtemp(join(tmpdir(), 'oe-build-second-'));
-      t.teardown(() => rm(dir, { recursive: true, force: true }));
-      const config = loadConfig({
-        LOG_LEVEL: 'silent',
-        MAIL_OUTBOX_DIR: join(dir, 'outbox'),
-        STORAGE_DIR: join(dir, 'storage'),
-        ASSISTANT_SETTINGS_DIR: join(dir, 'settings'),
-        SKILL_REPO_DIR: join(dir, 'skills'),
-        ...env,
-        // The download URLs say which service built each app.
-        PUBLIC_URL: 'http://second.example',
-      });
-      second = await buildApp({ ...config, DATABASE_URL: url, JWT_SECRET: TEST_SECRET });
-      await second.ready();
-    }
-    try {
-      fake.reset();
-      const started = [];
-      for (const n of [1, 2, 3]) started.push(await startBuild(worker, { email: `slow-${n}@example.org`, app_name: `Slow ${n}`, endpoint }));
-      t.strictSame(started.map((s) => s.status), [202, 202, 202]);
-      const tasks = [];
-      for (const s of started) tasks.push(await ended(worker, s.body.task_url));
-      t.strictSame(tasks.map((task) => task.state), ['SUCCESS', 'SUCCESS', 'SUCCESS'], JSON.stringify(tasks.map((task) => task.result)));
-      t.equal(fake.requests.length, 18, 'each build read the event and its five lists');
-      await smtpN.waitFor(3, 30_000);
-      t.strictSame(smtpN.received.map((m) => m.parsed.subject).sort(), [1, 2, 3].map((n) => `Your app "Slow ${n}" is ready`));
-      return fake.maxInFlight;
-    } finally {
-      // Closed before the database of the first service is dropped (its teardown).
-      await second?.close();
-    }
+    // The download URLs say which service built each app.
+    if (workers === 2) await buildOtherApp(t, url, { ...env, PUBLIC_URL: 'http://second.example' });
+    fake.reset();
+    const started = [];
+    for (const n of [1, 2, 3]) started.push(await startBuild(worker, { email: `slow-${n}@example.org`, app_name: `Slow ${n}`, endpoint }));
+    t.strictSame(started.map((s) => s.status), [202, 202, 202]);
+    const tasks = [];
+    for (const s of started) tasks.push(await ended(worker, s.body.task_url));
+    t.strictSame(tasks.map((task) => task.state), ['SUCCESS', 'SUCCESS', 'SUCCESS'], JSON.stringify(tasks.map((task) => task.result)));
+    t.equal(fake.requests.length, 18, 'each build read the event and its five lists');
+    await smtpN.waitFor(3, 30_000);
+    t.strictSame(smtpN.received.map((m) => m.parsed.subject).sort(), [1, 2, 3].map((n) => `Your app "Slow ${n}" is ready`));
+    return fake.maxInFlight;
   };
 
   t.test('at 1, one build at a time', async (t) => {

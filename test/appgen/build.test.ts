@@ -22,12 +22,12 @@ import t, { type Test } from 'tap';
 import { buildTestApp, call, until } from '../helpers/app.js';
 import { ended, exists, failedBuild, mailWith, startBuild, startFake } from '../helpers/appgen.js';
 import { buildWorld, createEvent } from '../helpers/events.js';
-import { freePort } from '../helpers/postgres.js';
+import { reservePort } from '../helpers/postgres.js';
 import { startSmtp } from '../helpers/smtp.js';
 
 // The service itself, with workers, listening: its own API is an endpoint.
-const port = await freePort();
-const PUBLIC_URL = `http://127.0.0.1:${port}`;
+const reserved = await reservePort();
+const PUBLIC_URL = `http://127.0.0.1:${reserved.port}`;
 const storage = await mkdtemp(join(tmpdir(), 'oe-build-storage-'));
 t.teardown(() => rm(storage, { recursive: true, force: true }));
 const smtp = await startSmtp(t);
@@ -39,12 +39,14 @@ const { app } = await buildTestApp(t, {
   STORAGE_DIR: storage,
   APPGEN_RATE_PER_EMAIL: '50',
 });
-await app.listen({ port, host: '127.0.0.1' });
+await reserved.release();
+await app.listen({ port: reserved.port, host: '127.0.0.1' });
 const world = await buildWorld(app);
 const eventEndpoint = `${PUBLIC_URL}/v1/events/${world.published.event}`;
 
 t.test('an endpoint nobody answers: FAILED naming the URL, the log mailed, no zip stored', async (t) => {
-  const endpoint = `http://127.0.0.1:${await freePort()}/v1/events/1`;
+  // Port 1: privileged, nothing listens there.
+  const endpoint = 'http://127.0.0.1:1/v1/events/1';
   const { message, steps, taskId } = await failedBuild(t, app, smtp, 'Unreachable', endpoint);
   t.equal(message, `${endpoint}: the file could not be fetched (ECONNREFUSED)`);
   t.strictSame(steps.slice(1), [`Reading the event at ${endpoint}`, `The build failed: ${message}`], 'the steps up to the failure');

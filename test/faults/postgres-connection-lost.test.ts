@@ -5,9 +5,9 @@
  * and ends the whole process, here the test runner. The request must answer 503 with Retry-After,
  * nothing of it is written, and the next request is served.
  */
-import postgres from 'postgres';
 import t from 'tap';
 import { buildTestApp, call, until } from '../helpers/app.js';
+import { holdLock } from '../helpers/database.js';
 import { create, eventAttributes } from '../helpers/events.js';
 import { expectError, seedUser } from '../helpers/users.js';
 
@@ -19,21 +19,12 @@ t.test('a transaction whose connection is terminated: 503 with Retry-After, noth
     call(app, { method: 'PATCH', url: `/v1/events/${id}`, token: owner.token, body: { data: { type: 'event', id, attributes: { name } } } });
 
   // A session of its own holds the event's row, so the PATCH waits inside its transaction.
-  const locker = postgres(url, { max: 1, onnotice: () => {} });
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  t.teardown(async () => {
-    release();
-    await locker.end();
-  });
-  const locking = locker.begin(async (tx) => {
-    await tx`select id from events where id = ${id} for update`;
-    await held;
-  });
+  const lock = await holdLock(t, url, (tx) => tx`select id from events where id = ${id} for update`);
   const answer = patch('Lost');
   const waiting = await until('the PATCH waiting for the row lock', async () => {
     const [row] = await app.sql<{ pid: number }[]>`
-      select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+      select pid from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock' and pid <> ${lock.pid}`;
     return row?.pid;
   });
   const [terminated] = await app.sql<{ ok: boolean }[]>`select pg_terminate_backend(${waiting}) as ok`;
@@ -41,8 +32,7 @@ t.test('a transaction whose connection is terminated: 503 with Retry-After, noth
   const res = await answer;
   expectError(t, res, 503, { detail: 'The database is not available at the moment; try again later' });
   t.equal(res.headers['retry-after'], '5', 'Retry-After');
-  release();
-  await locking;
+  await lock.release();
 
   const [row] = await app.sql<{ name: string }[]>`select name from events where id = ${id}`;
   t.equal(row!.name, 'Before', 'the interrupted PATCH wrote nothing');

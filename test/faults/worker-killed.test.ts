@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import AdmZip from 'adm-zip';
 import t from 'tap';
 import { until } from '../helpers/app.js';
+import { holdLock } from '../helpers/database.js';
 import { makeImage, multipart } from '../helpers/images.js';
 import { account, HELD_JOBS, proxyTo, send, startHeldPeer, startService, taskEnded } from '../helpers/service.js';
 import { startSmtp } from '../helpers/smtp.js';
@@ -58,7 +59,7 @@ for (const title of ['Opening', 'Closing']) {
   if (res.status !== 201) throw new Error(`session: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
-/** An archive large enough that its import runs for a while: speakers, then sessions each with a speaker. */
+/** A large archive: speakers, then sessions each with a speaker. */
 function largeArchive() {
   const zip = new AdmZip();
   const json = (name: string, value: unknown) => zip.addFile(name, Buffer.from(JSON.stringify(value)));
@@ -87,8 +88,10 @@ const appStarted = await send(api.origin, '/api/api.php', {
 const tasks = { export: exportStarted.body?.task_url as string, app: appStarted.body?.task_url as string, import: '' };
 
 await until('the export and the app build waiting on the peer', async () =>
-  peer.requests.includes('/logo.png') && peer.requests.some((r) => r.startsWith(`/v1/events/${eventId}`)) ? true : undefined, 60_000);
+  peer.requests.includes('/logo.png') && peer.requests.some((r) => r.startsWith(`/v1/events/${eventId}`)) ? true : undefined);
 
+// The sessions table is locked, so the import waits at its sessions until the worker is killed.
+const sessionsLock = await holdLock(t, service.url, (tx) => tx`lock table sessions in share mode`);
 const upload = multipart([['file', 'congress.zip', largeArchive()]]);
 const importStarted = await fetch(`${api.origin}/v1/events/import/json`, {
   method: 'POST',
@@ -105,6 +108,7 @@ const progress = await until('the import reading its sessions', async () => {
 
 first.child.kill('SIGKILL');
 await first.exited;
+await sessionsLock.release();
 // The dead worker's jobs stay active until their heartbeat is stale.
 const killedAt = {
   export: await jobOf('event-export', taskIdOf(tasks.export)),

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import { FetchError, isPublicAddress, safeFetch, type FetchLimits } from '../../src/net/safe-fetch.js';
 
-const PRIVATE: FetchLimits = { allowPrivate: false, maxBytes: 1_000_000, timeoutMs: 2000 };
+const PRIVATE: FetchLimits = { allowPrivate: false, maxBytes: 1_000_000, timeoutMs: 30_000 };
 const OPEN: FetchLimits = { ...PRIVATE, allowPrivate: true };
 
 /** A local server answering by path; it records every request it receives. */

@@ -7,7 +7,7 @@ import t, { type Test } from 'tap';
 import { createApiClient } from '../../openapi/client/index.js';
 import { buildTestApp } from '../helpers/app.js';
 import { makeImage, multipart } from '../helpers/images.js';
-import { freePort } from '../helpers/postgres.js';
+import { reservePort } from '../helpers/postgres.js';
 import { startS3, useS3, type S3Peer } from '../helpers/s3.js';
 import { expectError, seedUser } from '../helpers/users.js';
 
@@ -221,10 +221,11 @@ t.test('force_local=true stores on local disk even with S3 configured; other val
 });
 
 t.test('end to end through the typed SDK over HTTP: FormData upload, then the file is fetched at its URL', async (t) => {
-  const port = await freePort();
-  const { app, storage, uploadTmp, user } = await setup(t, { PUBLIC_URL: `http://127.0.0.1:${port}` });
-  await app.listen({ port, host: '127.0.0.1' });
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const reserved = await reservePort();
+  const baseUrl = `http://127.0.0.1:${reserved.port}`;
+  const { app, storage, uploadTmp, user } = await setup(t, { PUBLIC_URL: baseUrl });
+  await reserved.release();
+  await app.listen({ port: reserved.port, host: '127.0.0.1' });
   const client = createApiClient(baseUrl, { token: user.token });
 
   const content = randomBytes(200_000);

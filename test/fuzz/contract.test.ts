@@ -20,9 +20,9 @@ import { watchWrites } from './writes.js';
 const RUNS = Number(process.env.FUZZ_RUNS || 10);
 const SEED = process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED || 20240610);
 t.comment(`fuzz: seed ${SEED}, ${RUNS} requests per operation (replay: make fuzz FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS})`);
-// About 2,400 requests at the default: under a minute on an idle 2-core machine, longer beside other test
-// files; the timeout grows with FUZZ_RUNS.
-t.setTimeout(60_000 + RUNS * 20_000);
+// About 2,400 requests at the default: under a minute on an idle 2-core machine, several times that beside
+// other test files on a noisy one; the timeout grows with FUZZ_RUNS.
+t.setTimeout(120_000 + RUNS * 40_000);
 
 // Limits far above what the fuzzer sends: a 429 would hide the answers behind it.
 const { app, url } = await buildTestApp(t, {

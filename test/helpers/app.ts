@@ -58,6 +58,22 @@ export async function buildTestApp(
   return { app, url: db.url, queries, resetQueries: () => void queries.splice(0) };
 }
 
+/**
+ * Another process's app on the test database `url` (not listening; no contract check), with folders of
+ * its own in a temporary directory; closed and removed at the end of `t`.
+ */
+export async function buildOtherApp(t: Test, url: string, env: Record<string, string> = {}): Promise<FastifyInstance> {
+  const dir = await mkdtemp(join(tmpdir(), 'oe-other-'));
+  const folders = { STORAGE_DIR: join(dir, 'storage'), MAIL_OUTBOX_DIR: join(dir, 'outbox'), ASSISTANT_SETTINGS_DIR: join(dir, 'settings'), SKILL_REPO_DIR: join(dir, 'skills') };
+  const app = await buildApp({ ...loadConfig({ LOG_LEVEL: 'silent', ROLE: 'api', ...folders, ...env }), DATABASE_URL: url, JWT_SECRET: TEST_SECRET });
+  t.teardown(async () => {
+    await app.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  await app.ready();
+  return app;
+}
+
 export interface Call {
   method?: InjectOptions['method'];
   url: string;
@@ -122,8 +138,8 @@ export function assertError(
   return error;
 }
 
-/** Polls `probe` every 100 ms until it answers a value; fails naming `what` when `ms` pass first. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+/** Polls `probe` every 100 ms until it answers a value; fails naming `what` when `ms` pass first (a minute: machines are slow and noisy). */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();

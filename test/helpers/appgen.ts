@@ -62,12 +62,11 @@ export const ended = (app: FastifyInstance, taskUrl: string) =>
       const res = await call(app, { url: taskUrl });
       return res.body?.state === 'WAITING' ? undefined : res.body;
     },
-    60_000,
   );
 
 /** The mail with that subject, once it arrived. */
 export const mailWith = (smtp: SmtpPeer, subject: string) =>
-  until(`a mail "${subject}"`, async () => smtp.received.find((m) => m.parsed.subject === subject), 30_000);
+  until(`a mail "${subject}"`, async () => smtp.received.find((m) => m.parsed.subject === subject));
 
 /** A build that must be refused while it runs: the task, its mail, and the build log lines without their times. */
 export async function failedBuild(t: Test, app: FastifyInstance, smtp: SmtpPeer, appName: string, endpoint: string) {
@@ -92,7 +91,7 @@ export async function failedBuild(t: Test, app: FastifyInstance, smtp: SmtpPeer,
   t.equal(steps[0], `Building the app "${appName}" (${started.body.identifier}) from ${endpoint}`, 'the log names the build');
   t.equal(steps.at(-1), `The build failed: ${message}`, 'the log ends with the failure');
   const taskId = (started.body.task_url as string).split('/').pop()!;
-  return { task, message, steps, taskId };
+  return { task, message, steps, lines, taskId };
 }
 
 export const exists = (path: string) => stat(path).then(

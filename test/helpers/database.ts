@@ -39,3 +39,40 @@ export async function createTestDatabase({ migrated = true } = {}): Promise<{ ur
     },
   };
 }
+
+/**
+ * A session of its own that runs `lock` (a row or table lock) in an open transaction and holds it
+ * until `release`; resolves only once the lock is held, so work started afterwards must wait for it.
+ * Released and closed at the end of the test `t` in any case.
+ */
+export async function holdLock(
+  t: { teardown(fn: () => unknown): void },
+  url: string,
+  lock: (sql: postgres.TransactionSql) => Promise<unknown>,
+): Promise<{ pid: number; release(): Promise<void> }> {
+  const session = postgres(url, { max: 1, onnotice: () => {} });
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held!: (pid: number) => void;
+  const holding = new Promise<number>((resolve) => (held = resolve));
+  const done = session.begin(async (sql) => {
+    await lock(sql);
+    const [row] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+    held(row!.pid);
+    await released;
+  });
+  t.teardown(async () => {
+    release();
+    await done.catch(() => {});
+    await session.end();
+  });
+  // The transaction ends only after `release`, so until the lock is held only its failure can win.
+  const pid = await Promise.race([holding, done as Promise<never>]);
+  return {
+    pid,
+    async release() {
+      release();
+      await done;
+    },
+  };
+}

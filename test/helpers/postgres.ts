@@ -15,6 +15,19 @@ export const freePort = () =>
     });
   });
 
+/**
+ * A loopback TCP port held by a listening socket until `release`, so that no other test file (and no
+ * outgoing connection) takes it while the app that will listen on it is built; then listen at once.
+ */
+export async function reservePort(): Promise<{ port: number; release(): Promise<void> }> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    release: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 export interface PostgresServer {
   /** A superuser URL of the server (may create and drop databases). */
   adminUrl: string;

@@ -70,7 +70,7 @@ export async function startSmtp(t: Test, { auth, port: wanted = 0 }: { auth?: { 
     host: '127.0.0.1',
     port,
     received,
-    async waitFor(count: number, timeoutMs = 10_000) {
+    async waitFor(count: number, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
         if (Date.now() > deadline) throw new Error(`expected ${count} mails, received ${received.length}`);

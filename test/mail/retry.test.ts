@@ -3,9 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
 import t from 'tap';
 import { MAIL_QUEUE, type OutgoingMail } from '../../plugins/mailer.js';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { buildTestApp, TEST_SECRET } from '../helpers/app.js';
+import { buildOtherApp, buildTestApp } from '../helpers/app.js';
 import { startSmtp } from '../helpers/smtp.js';
 
 const MAIL_FROM = 'Open Event <no-reply@open-event.test>';
@@ -162,13 +160,8 @@ t.test('an api process only sends jobs; a worker process on the same database ru
   t.equal((await rowOf(api.app, result.id)).status, 'pending', 'no job runs in an api process');
   t.equal(peer.received.length, 0);
 
-  const worker = await buildApp({ ...loadConfig({ ...env, ROLE: 'worker' }), DATABASE_URL: api.url, JWT_SECRET: TEST_SECRET });
-  await worker.ready();
-  try {
-    const row = await pollRow(api.app, result.id, (r) => r.status === 'sent', 20_000);
-    t.equal(row.status, 'sent', 'the worker delivered it');
-    t.equal(peer.received.length, 1);
-  } finally {
-    await worker.close();
-  }
+  await buildOtherApp(t, api.url, { ...env, ROLE: 'worker' });
+  const row = await pollRow(api.app, result.id, (r) => r.status === 'sent', 20_000);
+  t.equal(row.status, 'sent', 'the worker delivered it');
+  t.equal(peer.received.length, 1);
 });

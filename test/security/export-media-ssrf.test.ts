@@ -50,7 +50,7 @@ async function exportAll(app: FastifyInstance, event: string, token: string) {
   const task = await until('the export', async () => {
     const res = await call(app, { url: started.body.task_url, token });
     return res.body?.state === 'WAITING' ? undefined : res.body;
-  }, 60_000);
+  });
   if (task.state !== 'SUCCESS') return { task, zip: undefined };
   const download = await app.inject({ method: 'GET', url: new URL(task.result.download_url).pathname, headers: { authorization: `JWT ${token}` } });
   return { task, zip: new AdmZip(download.rawPayload) };

@@ -59,7 +59,7 @@ async function runImport(archive: Buffer) {
   return until(`task ${url}`, async () => {
     const task = await call(app, { url, token: user.token });
     return task.body?.state === 'WAITING' ? undefined : task.body;
-  }, 60_000);
+  });
 }
 
 const count = async (table: string) => (await app.sql.unsafe<{ n: number }[]>(`select count(*)::int as n from ${table}`))[0]!.n;

@@ -5,15 +5,10 @@
  * computed while a change committed is not kept; `Cache-Control: no-cache` reads afresh; only 200
  * answers of cacheable routes are kept; the memory budget holds; every table notifies its changes.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import postgres from 'postgres';
 import t from 'tap';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { ReadCache } from '../../plugins/read-cache.js';
-import { buildTestApp, call, TEST_SECRET, until } from '../helpers/app.js';
+import { CHANGE_CHANNEL, ReadCache } from '../../plugins/read-cache.js';
+import { buildOtherApp, buildTestApp, call, until } from '../helpers/app.js';
 import { create, createCast, createEvent, rel } from '../helpers/events.js';
 
 const { app, url, queries, resetQueries } = await buildTestApp(t, { READ_CACHE_MB: '8' });
@@ -23,30 +18,31 @@ const track = await create(app, cast.owner.token, 'tracks', 'track', { name: 'Ma
 const sql = postgres(url, { max: 1, onnotice: () => {} });
 t.teardown(() => sql.end());
 
-/** A second API process on the same database. */
-async function secondProcess() {
-  const storage = await mkdtemp(join(tmpdir(), 'oe-cache-'));
-  const config = loadConfig({ LOG_LEVEL: 'silent', ROLE: 'api', READ_CACHE_MB: '8', STORAGE_DIR: storage, MAIL_OUTBOX_DIR: storage, ASSISTANT_SETTINGS_DIR: join(storage, 's'), SKILL_REPO_DIR: join(storage, 'k') });
-  const other = await buildApp({ ...config, DATABASE_URL: url, JWT_SECRET: TEST_SECRET });
-  await other.ready();
-  t.teardown(async () => {
-    await other.close();
-    await rm(storage, { recursive: true, force: true });
-  });
-  return other;
-}
-
 const trackName = async (a = app, token?: string, headers: Record<string, string> = {}) =>
   (await call(a, { url: `/v1/tracks/${track}`, token, headers })).body.data.attributes.name as string;
 
+/**
+ * Once every change committed so far has reached this process (and cleared its cache): PostgreSQL
+ * delivers notifications in commit order, so a fence notified now arrives after all of them.
+ */
+async function notificationsSettled() {
+  const fence = `test-fence-${process.hrtime.bigint()}`;
+  let seen!: () => void;
+  const arrived = new Promise<void>((resolve) => (seen = resolve));
+  // The channel is listened to already: the app's own connection receives the fence.
+  const { unlisten } = await app.sql.listen(CHANGE_CHANNEL, (payload) => void (payload === fence && seen()));
+  try {
+    await sql`select pg_notify(${CHANGE_CHANNEL}, ${fence})`;
+    await arrived;
+  } finally {
+    await unlisten();
+  }
+}
+
 t.test('a repeated read sends no SQL and answers the same document', async (t) => {
   // The notifications of the writes above arrive a moment later and drop what was read before them.
-  const first = await until('a read is kept', async () => {
-    const res = await call(app, { url: `/v1/events/${event.id}/tracks` });
-    resetQueries();
-    await call(app, { url: `/v1/events/${event.id}/tracks` });
-    return queries.length === 0 ? res : undefined;
-  }, 5000);
+  await notificationsSettled();
+  const first = await call(app, { url: `/v1/events/${event.id}/tracks` });
   resetQueries();
   const second = await call(app, { url: `/v1/events/${event.id}/tracks` });
   t.same(queries, [], 'no statement for the second read');
@@ -82,14 +78,16 @@ t.test('a write through this process is read back at once', async (t) => {
   t.equal(patched.status, 200);
   t.equal(await trackName(), 'Renamed', 'no stale answer after the write');
   // Without a commit there is no notification: only the process's own clearing can empty the cache.
-  await until('the read kept', async () => (await trackName(), app.readCache!.size > 0 ? true : undefined), 5000);
+  await notificationsSettled();
+  await trackName();
+  t.ok(app.readCache!.size > 0, 'the read is kept');
   const refused = await call(app, { method: 'PATCH', url: `/v1/tracks/${track}`, body: { data: { type: 'track', id: track } } });
   t.equal(refused.status, 401);
   t.equal(app.readCache!.size, 0, 'a write request clears the cache before its answer leaves');
 });
 
 t.test("another process's write and a write by SQL are seen once notified", async (t) => {
-  const other = await secondProcess();
+  const other = await buildOtherApp(t, url, { READ_CACHE_MB: '8' }); // a second API process on the same database
   t.equal(await trackName(other), 'Renamed', 'the second process caches its own answer');
   t.equal(await trackName(), 'Renamed');
   const patched = await call(other, {
@@ -99,10 +97,10 @@ t.test("another process's write and a write by SQL are seen once notified", asyn
     body: { data: { type: 'track', id: track, attributes: { name: 'From the other process' } } },
   });
   t.equal(patched.status, 200);
-  await until('the first process sees the other process’s write', async () => ((await trackName()) === 'From the other process' ? true : undefined), 5000);
+  await until('the first process sees the other process’s write', async () => ((await trackName()) === 'From the other process' ? true : undefined));
   await sql`update tracks set name = 'Written by SQL' where id = ${Number(track)}`;
   await until('both processes see the SQL write', async () =>
-    (await trackName()) === 'Written by SQL' && (await trackName(other)) === 'Written by SQL' ? true : undefined, 5000);
+    (await trackName()) === 'Written by SQL' && (await trackName(other)) === 'Written by SQL' ? true : undefined);
   t.pass('every process dropped its answers');
 });
 
@@ -111,7 +109,7 @@ t.test("a change of the caller's account is seen (memoized callers are dropped t
   t.equal((await call(app, { url: `/v1/users/${user.id}`, token: user.token })).status, 200);
   await sql`update users set deleted_at = now() where id = ${Number(user.id)}`;
   await until('the deleted account’s token is refused', async () =>
-    (await call(app, { url: `/v1/users/${user.id}`, token: user.token })).status === 401 ? true : undefined, 5000);
+    (await call(app, { url: `/v1/users/${user.id}`, token: user.token })).status === 401 ? true : undefined);
   t.pass();
 });
 

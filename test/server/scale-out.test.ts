@@ -2,7 +2,7 @@
  * Several processes on one database: migrations started at once by several processes apply once;
  * `npm start` with API_PROCESSES=2 serves one port from two processes (each with its own pool and
  * read-cache listener), reopens a cut notification connection, replaces a process that dies, and
- * stops them all on SIGTERM.
+ * stops them all on SIGTERM, a replacement still starting among them.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -75,34 +75,49 @@ t.test('API_PROCESSES=2: one port, two processes, a dead one replaced, SIGTERM s
   const statuses = await Promise.all(Array.from({ length: 20 }, () => fetch(`${origin}/v1/events`).then((r) => r.status)));
   t.same([...new Set(statuses)], [200], 'the shared port answers');
 
-  // Each API process listens for changes on its own connection: two listeners, two processes.
+  // Each API process listens for changes on its own connection: two listeners, two processes. A
+  // connection that was cut or whose process was killed may still be listed for a moment.
   const listeners = async () =>
-    (await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and query ilike 'listen%'`).length;
-  await until('two processes listening', async () => ((await listeners()) === 2 ? true : undefined), 30_000);
+    (await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and query ilike 'listen%'`).map((r) => r.pid);
+  /** Two listeners, none of them one of `gone`. */
+  const listening = (gone: number[] = []) =>
+    until(`two listeners other than ${gone.join(', ') || 'none'}`, async () => {
+      const now = await listeners();
+      return now.length === 2 && !now.some((pid) => gone.includes(pid)) ? now : undefined;
+    });
+  const before = await listening();
   t.pass('two API processes, each with its read-cache listener');
 
   // A cut notification connection is opened again (the process drops its cache meanwhile).
-  const [cut] = await sql<{ pid: number }[]>`
-    select pid from pg_stat_activity where datname = current_database() and query ilike 'listen%' limit 1`;
-  await sql`select pg_terminate_backend(${cut!.pid})`;
-  await until('the listener back after its connection was cut', async () => ((await listeners()) === 2 ? true : undefined), 30_000);
+  await sql`select pg_terminate_backend(${before[0]!})`;
+  const reopened = await listening([before[0]!]);
   t.pass('a cut notification connection is reopened');
 
   // A process that dies is replaced.
   const processes = await children(child.pid!);
   t.equal(processes.length, 2, 'two child processes');
   process.kill(processes[0]!, 'SIGKILL');
-  const replaced = await until('a replacement process', async () => {
-    const now = await children(child.pid!);
-    return now.length === 2 && !now.includes(processes[0]!) ? now : undefined;
-  }, 60_000);
+  const replacement = async (gone: number) =>
+    until(`a process in place of ${gone}`, async () => {
+      const now = await children(child.pid!);
+      return now.length === 2 && !now.includes(gone) ? now : undefined;
+    });
+  const replaced = await replacement(processes[0]!);
   t.ok(replaced.includes(processes[1]!), 'the other process kept running');
-  await until('the replacement listening', async () => ((await listeners()) === 2 ? true : undefined), 60_000);
+  // One of the listeners was the dead process's: a new one comes beside the other's.
+  await until('the replacement listening', async () => {
+    const now = await listeners();
+    return now.length === 2 && now.filter((pid) => !reopened.includes(pid)).length === 1 ? true : undefined;
+  });
+  t.pass("the replacement listens beside the surviving process's listener");
   t.equal((await fetch(`${origin}/v1/events`)).status, 200, 'the port still answers');
 
+  // SIGTERM while a replacement is still starting (it has not served yet): it is stopped too, cleanly.
+  process.kill(processes[1]!, 'SIGKILL');
+  await replacement(processes[1]!);
   child.kill('SIGTERM');
   t.equal(await exited, 0, 'SIGTERM stops the primary and its processes cleanly');
   await until('every connection of the processes closed', async () =>
-    (await sql`select 1 from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`).length === 0 ? true : undefined, 30_000);
+    (await sql`select 1 from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`).length === 0 ? true : undefined);
   t.pass('no connection left behind');
 });

@@ -24,7 +24,7 @@ async function heldExport(name: string) {
   if (event.status !== 201) throw new Error(`event: ${event.status} ${JSON.stringify(event.body)}`);
   const started = await send(api.origin, `/v1/events/${event.body.data.id}/export/json`, { method: 'POST', token: owner.token, body: { image: true }, type: 'application/json' });
   if (started.status !== 200) throw new Error(`export: ${started.status} ${JSON.stringify(started.body)}`);
-  await until('the export fetching the logo', async () => (peer.requests.length > 0 ? true : undefined), 60_000);
+  await until('the export fetching the logo', async () => (peer.requests.length > 0 ? true : undefined));
   const taskUrl = started.body.task_url as string;
   return { peer, taskUrl, taskId: taskUrl.split('/').pop()! };
 }
@@ -33,7 +33,7 @@ const jobOf = async (taskId: string) =>
   (await service.sql<{ state: string; retry_count: number }[]>`
     select state, retry_count from pgboss.job where name = 'event-export' and data->>'taskId' = ${taskId}`)[0];
 const closing = (worker: ServerProcess) =>
-  until('the worker closing', async () => (/SIGTERM: shutting down/.test(worker.output()) ? true : undefined), 30_000);
+  until('the worker closing', async () => (/SIGTERM: shutting down/.test(worker.output()) ? true : undefined));
 
 t.test('a job that ends within the timeout finishes before the worker exits 0', async (t) => {
   const worker = await service.worker({ SHUTDOWN_TIMEOUT_SECONDS: '60' });

@@ -48,7 +48,7 @@ const dial = (origin: string) =>
 
 /** Once the server logged the start of a request to `url` (its headers are in; its body is not). */
 const started = (server: ServerProcess, url: string) =>
-  until(`the server to start ${url}`, async () => (server.output().split('\n').some((l) => l.includes('incoming request') && l.includes(`"url":"${url}"`)) ? true : undefined), 60_000);
+  until(`the server to start ${url}`, async () => (server.output().split('\n').some((l) => l.includes('incoming request') && l.includes(`"url":"${url}"`)) ? true : undefined));
 
 const UPLOAD = '/v1/upload/file?force_local=true';
 

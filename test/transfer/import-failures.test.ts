@@ -90,7 +90,7 @@ const ended = (taskUrl: string) =>
   until('the task to end', async () => {
     const res = await call(app, { url: taskUrl, token: user.token });
     return res.body?.state === 'WAITING' ? undefined : res;
-  }, 30_000);
+  });
 
 /** The task failed with that message, the requester got the mail, and nothing of the event is left. */
 async function expectFailure(t: Test, taskUrl: string, message: RegExp, before: Json) {

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AdmZip from 'adm-zip';
 import type { FastifyInstance } from 'fastify';
-import postgres from 'postgres';
 import t, { type Test } from 'tap';
 import { buildTestApp, call, until } from '../helpers/app.js';
+import { holdLock } from '../helpers/database.js';
 import { buildWorld } from '../helpers/events.js';
 import { makeImage, multipart } from '../helpers/images.js';
 import { seedUser } from '../helpers/users.js';
@@ -40,7 +40,7 @@ const finished = (app: FastifyInstance, token: string, taskUrl: string) =>
   until('the task to end', async () => {
     const res = await call(app, { url: taskUrl, token });
     return res.body?.state === 'WAITING' ? undefined : res;
-  }, 30_000);
+  });
 
 /** Bytes served at a stored-media URL of this app. */
 const served = async (app: FastifyInstance, url: string) => (await app.inject({ url: url.slice(PUBLIC.length) })).rawPayload;
@@ -105,25 +105,17 @@ t.test('a crafted archive in the public Open Event style imports completely', as
   zip.addFile('fossasia-2030/images/speakers/x.png', photo);
 
   // The sessions table is locked, so the import waits at its last file, showing its progress.
-  const lock = postgres(url, { max: 1, onnotice: () => {} });
-  t.teardown(() => lock.end());
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const locked = lock.begin(async (sql) => {
-    await sql`lock table sessions in share mode`;
-    await released;
-  });
+  const lock = await holdLock(t, url, (sql) => sql`lock table sessions in share mode`);
   const taskUrl = await startImport(t, app, user.token, zip.toBuffer());
   try {
     const waiting = await until('the progress of the last file', async () => {
       const res = await call(app, { url: taskUrl, token: user.token });
       return res.body?.status === 'Importing sessions (9/9)' || res.body?.state !== 'WAITING' ? res : undefined;
-    }, 20_000);
+    });
     t.equal(waiting.status, 200);
     t.strictSame(waiting.body, { state: 'WAITING', status: 'Importing sessions (9/9)', result: null }, 'progress while waiting');
   } finally {
-    release();
-    await locked;
+    await lock.release();
   }
 
   const done = await finished(app, user.token, taskUrl);

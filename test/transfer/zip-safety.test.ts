@@ -202,7 +202,6 @@ async function runImport(archive: Buffer) {
       const task = await call(app, { url, token: user.token });
       return task.body?.state === 'WAITING' ? undefined : task.body;
     },
-    8_000,
   );
 }
 
