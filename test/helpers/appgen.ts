@@ -68,7 +68,7 @@ export const ended = (app: FastifyInstance, taskUrl: string) =>
 export const mailWith = (smtp: SmtpPeer, subject: string) =>
   until(`a mail "${subject}"`, async () => smtp.received.find((m) => m.parsed.subject === subject));
 
-/** A build that must be refused while it runs: the task, its mail, and the build log lines without their times. */
+/** A build that must be refused while it runs: the task, its mail, and the build log's lines (`lines`; `steps` without their times). */
 export async function failedBuild(t: Test, app: FastifyInstance, smtp: SmtpPeer, appName: string, endpoint: string) {
   const email = `${appName.toLowerCase().replace(/[^a-z0-9]+/g, '-')}@example.org`;
   const started = await startBuild(app, { email, app_name: appName, endpoint });
