@@ -53,9 +53,7 @@ async function main() {
     const run = await runTap(process.argv.slice(2), { ...process.env, TEST_DATABASE_URL: adminUrl });
     ({ passed, failed } = run.tally);
     code = run.code;
-    const shown = run.tally.failures.slice(0, 12);
-    if (shown.length) console.log(`\nFailed:\n${shown.map((f) => `  ✗ ${f}`).join('\n')}`);
-    if (run.tally.failures.length > shown.length) console.log(`  … and ${run.tally.failures.length - shown.length} more`);
+    for (const line of run.tally.summary()) console.log(line);
   } finally {
     await server.stop();
   }

@@ -56,6 +56,13 @@ export class TapTally {
     }
   }
 
+  /** The lines printed above `N passed, N failed`: the first `limit` failures, then how many more. */
+  summary(limit = 12): string[] {
+    if (this.failures.length === 0) return [];
+    const more = this.failures.length - limit;
+    return ['', 'Failed:', ...this.failures.slice(0, limit).map((f) => `  ✗ ${f}`), ...(more > 0 ? [`  … and ${more} more`] : [])];
+  }
+
   private endYaml() {
     const { path, fields } = this.yaml!;
     const where = fields.fileName ? ` (${fields.fileName}:${fields.lineNumber ?? '?'})` : '';

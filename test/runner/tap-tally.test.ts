@@ -89,3 +89,17 @@ t.test('the tally counts the named tests of every file and names each failed ass
     'test/b.test.ts — signal SIGALRM',
   ]);
 });
+
+t.test('the summary lists the first failures and counts the rest; nothing when all passed', async (t) => {
+  const tally = new TapTally();
+  for (const line of STREAM.split('\n')) tally.line(line);
+  t.same(tally.summary(2), [
+    '',
+    'Failed:',
+    '  ✗ test/a.test.ts › outer › inner › one is two (test/a.test.ts:3) — found 1, wanted 2',
+    '  ✗ test/a.test.ts › throws › boom here (test/a.test.ts:6)',
+    '  … and 3 more',
+  ]);
+  t.equal(tally.summary().length, 2 + 5, 'all five under the default limit, no "more" line');
+  t.same(new TapTally().summary(), [], 'no failures: no lines');
+});
