@@ -2865,7 +2865,7 @@ export interface paths {
         put?: never;
         /**
          * Import an event
-         * @description Starts a background import of a zip archive (part `file`) as a new event owned by the caller. Only the `json` source type exists (others are 404). The whole import is one transaction: on any error nothing of the new event remains. Poll the task URL; the requester gets an e-mail and a notification.
+         * @description Starts a background import of a zip archive (part `file`) as a new event owned by the caller. Only the `json` source type exists (others are 404). Archives of this service and of the Open Event formats are read best effort: what can be repaired is (letter case and older words of enumerations, repeated ids, local times, time zone names, numbers and booleans written as text, lengths, broken JSON), what cannot is left out, and each such repair or omission is a warning in the task result, the mail and the notification. The event itself needs a name and readable dates. The whole import is one transaction: on any error nothing of the new event remains. Poll the task URL; the requester gets an e-mail and a notification.
          */
         post: operations["importEvent"];
         delete?: never;
@@ -6758,6 +6758,19 @@ export interface components {
             /** @description poll it for the state and the result */
             task_url: string;
         };
+        /** @description one repair or omission of an import */
+        ImportWarning: {
+            /** @description the file of the archive, as named there (`sessions`, `forms`, `tracks.json`) */
+            file: string;
+            /** @description the id of the record in the archive; null for a whole file */
+            id: string | number | null;
+            /** @description the field as named in the archive; null for a whole record or file */
+            field: string | null;
+            /** @description the value as found (texts over 200 characters cut); null when there is none */
+            value: unknown;
+            /** @description what was done: the value as read, or why it was left out, or why the record was dropped */
+            action: string;
+        };
         TaskDocument: {
             /** @description WAITING while it runs; SUCCESS; FAILED (export, app build) or FAILURE (import) */
             state: "WAITING" | "SUCCESS" | "FAILED" | "FAILURE";
@@ -6770,6 +6783,13 @@ export interface components {
                 event_name: string;
                 id: string;
                 url: string;
+                /** @description what the import repaired or did not carry over (absent on imports finished before warnings existed) */
+                warnings?: {
+                    /** @description how many warnings the import gave */
+                    total: number;
+                    /** @description the first 200, in the order they arose */
+                    items: components["schemas"]["ImportWarning"][];
+                };
             } | {
                 /** @enum {boolean} */
                 __error: true;
@@ -30283,7 +30303,10 @@ export interface operations {
     };
     importEvent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `true` refuses the archive at its first problem (the task ends FAILURE with it) instead of repairing it or leaving out what cannot be read; fields this service has no place for are still only warned */
+                strict?: boolean;
+            };
             header?: never;
             path: {
                 /** @description format of the archive: `json` */

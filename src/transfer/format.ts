@@ -7,7 +7,10 @@ export const FORMAT_VERSION = 1;
 /** Media kinds an export may fetch into the archive, by the flag that asks for them. */
 export type MediaFlag = 'image' | 'video' | 'audio' | 'document';
 
-/** One JSON file of the archive: the resource it holds and the fields written first, in this order. */
+/**
+ * One JSON file of the archive: the resource it holds, the fields written first (in this order), and
+ * what the importer knows of the other formats that wrote such files (field names are snake_case).
+ */
 export interface ArchiveFile {
   /** File name without `.json`; `aliases` are other names importers accept (the public formats). */
   name: string;
@@ -16,7 +19,19 @@ export interface ArchiveFile {
   order: string[];
   /** URL fields whose files the export fetches under a flag, and the archive folder they go to. */
   media: { field: string; flag: MediaFlag; folder: string }[];
+  /** Older names of fields, by the name this format gives them; used when a record lacks the new name. */
+  renamed?: Record<string, string>;
+  /** Other spellings of enumeration values (lower case), by field, mapped to this service's values. */
+  vocabulary?: Record<string, Record<string, string>>;
+  /** Fields of other formats holding only what this service derives itself (image variants, caches): left out silently. */
+  derived?: string[];
+  /** Where other files nest records of this kind: used when the archive has no file of them. */
+  nestedIn?: { file: string; field: string }[];
 }
+
+/** Image variants the public formats wrote next to an image; this service makes its own. */
+const IMAGE_VARIANTS = ['large', 'thumbnail', 'small', 'icon'];
+const SCHEDULE_TIMES = { start_time: 'starts_at', end_time: 'ends_at' };
 
 /** The files, in the order an import reads them (records refer only to files read before them). */
 export const FILES: ArchiveFile[] = [
@@ -33,16 +48,52 @@ export const FILES: ArchiveFile[] = [
       { field: 'logo_url', flag: 'image', folder: 'images' },
       { field: 'original_image_url', flag: 'image', folder: 'images' },
     ],
+    renamed: {
+      ...SCHEDULE_TIMES,
+      event_url: 'external_event_url',
+      logo: 'logo_url',
+      background_image: 'original_image_url',
+      background_url: 'original_image_url',
+      organizer_name: 'owner_name',
+      organizer_description: 'owner_description',
+      topic: 'event_topic',
+      copyright: 'event_copyright',
+      scheduled_published_on: 'schedule_published_on',
+    },
+    vocabulary: {
+      // Open Event's states: Draft, Published, Call for papers, Completed (an event that took place was published).
+      state: { completed: 'published', 'call for papers': 'published', live: 'published', unpublished: 'draft' },
+      // An unknown privacy hides the event rather than publishing what its organizer may have kept private.
+      privacy: { secret: 'private', hidden: 'private', unlisted: 'private', '*': 'private' },
+    },
+    derived: [...IMAGE_VARIANTS, 'placeholder_url', 'searchable_location_name', 'licence_details', 'version'],
   },
-  { name: 'social_links', aliases: ['social-links', 'sociallinks'], type: 'social-link', order: ['id', 'name', 'link'], media: [] },
+  {
+    name: 'event_copyright',
+    aliases: ['event-copyright', 'copyright'],
+    type: 'event-copyright',
+    order: ['id', 'holder', 'holder_url', 'licence', 'licence_url', 'year', 'logo_url'],
+    media: [],
+    renamed: { logo: 'logo_url' },
+    nestedIn: [{ file: 'event', field: 'event_copyright' }],
+  },
+  {
+    name: 'social_links',
+    aliases: ['social-links', 'sociallinks'],
+    type: 'social-link',
+    order: ['id', 'name', 'link'],
+    media: [],
+    nestedIn: [{ file: 'event', field: 'social_links' }],
+  },
   { name: 'custom_forms', aliases: ['custom-forms', 'forms'], type: 'custom_form', order: ['id'], media: [] },
-  { name: 'microlocations', aliases: [], type: 'microlocation', order: ['id', 'name', 'floor'], media: [] },
+  { name: 'microlocations', aliases: [], type: 'microlocation', order: ['id', 'name', 'floor'], media: [], nestedIn: [{ file: 'sessions', field: 'microlocation' }] },
   {
     name: 'sponsors',
     aliases: [],
     type: 'sponsor',
     order: ['id', 'name', 'logo_url', 'level', 'type', 'url', 'description'],
     media: [{ field: 'logo_url', flag: 'image', folder: 'images/sponsors' }],
+    renamed: { sponsor_type: 'type', logo: 'logo_url' },
   },
   {
     name: 'speakers',
@@ -53,9 +104,19 @@ export const FILES: ArchiveFile[] = [
       'long_biography', 'website', 'twitter', 'facebook', 'github', 'linkedin',
     ],
     media: [{ field: 'photo_url', flag: 'image', folder: 'images/speakers' }],
+    renamed: { photo: 'photo_url', featured: 'is_featured' },
+    derived: IMAGE_VARIANTS,
+    nestedIn: [{ file: 'sessions', field: 'speakers' }],
   },
-  { name: 'tracks', aliases: [], type: 'track', order: ['id', 'name', 'color', 'font_color'], media: [] },
-  { name: 'session_types', aliases: ['session-types', 'sessiontypes'], type: 'session-type', order: ['id', 'name', 'length'], media: [] },
+  { name: 'tracks', aliases: [], type: 'track', order: ['id', 'name', 'color', 'font_color'], media: [], nestedIn: [{ file: 'sessions', field: 'track' }] },
+  {
+    name: 'session_types',
+    aliases: ['session-types', 'sessiontypes'],
+    type: 'session-type',
+    order: ['id', 'name', 'length'],
+    media: [],
+    nestedIn: [{ file: 'sessions', field: 'session_type' }],
+  },
   {
     name: 'sessions',
     aliases: [],
@@ -68,6 +129,12 @@ export const FILES: ArchiveFile[] = [
       { field: 'slides_url', flag: 'document', folder: 'slides' },
       { field: 'audio_url', flag: 'audio', folder: 'audio' },
       { field: 'video_url', flag: 'video', folder: 'video' },
+    ],
+    renamed: { ...SCHEDULE_TIMES, name: 'title', slides: 'slides_url', video: 'video_url', audio: 'audio_url' },
+    vocabulary: { state: { cancelled: 'canceled', approved: 'accepted', declined: 'rejected' } },
+    nestedIn: [
+      { file: 'speakers', field: 'sessions' },
+      { file: 'tracks', field: 'sessions' },
     ],
   },
 ];

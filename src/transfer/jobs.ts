@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { finishTask, requesterOf, setTaskStatus, TaskEnded, taskJob, type AbandonedMail, type Task } from '../jobs/task-job.js';
 import type { FetchLimits } from '../net/safe-fetch.js';
 import { buildExport, type MediaFlags } from './export.js';
-import { ImportError, importArchive, type ImportLimits } from './import.js';
+import { importArchive, type ImportLimits } from './import.js';
+import { describe, ImportError, printable, type WarningSummary } from './repairs/warnings.js';
 import { ArchiveError } from './zip.js';
 
 export const EXPORT_QUEUE = 'event-export';
@@ -15,9 +16,6 @@ export const IMPORT_QUEUE = 'event-import';
 
 /** An export failure whose message the requester may read. */
 class ExportError extends Error {}
-
-/** Error text from archives may carry NUL characters, which PostgreSQL text and jsonb refuse. */
-const printable = (message: string) => message.replace(/\0/g, '\\0');
 
 /** The name of the event an export reads (its id when the event is gone). */
 async function exportedEventName(app: FastifyInstance, task: Task) {
@@ -83,6 +81,17 @@ export const eventExport = (limits: TransferLimits) =>
     }
   });
 
+const WARNINGS_MAILED = 20;
+const WARNINGS_NOTIFIED = 3;
+
+/** What an import repaired or left out, for its mail and notification: how many, and the first `shown` of them. */
+function warningsNoted({ total, items }: WarningSummary, shown: number): string {
+  if (total === 0) return '';
+  const lines = items.slice(0, shown).map((w) => `- ${describe(w)}`);
+  const more = total > lines.length ? [`... and ${total - lines.length} more: the import task lists the first ${items.length}.`] : [];
+  return `\n\n${total} ${total === 1 ? 'warning' : 'warnings'}: what was repaired or not carried over\n${[...lines, ...more].join('\n')}`;
+}
+
 /**
  * The import job: the whole import and the task's SUCCESS (with the notification) are one
  * transaction, so a crash leaves the task waiting and no event behind, and a retry starts afresh.
@@ -97,15 +106,17 @@ export const eventImport = (limits: TransferLimits) =>
       if (!archive) throw new ImportError('The archive of this import is gone');
       const [site] = await app.db.select({ frontendUrl: settings.frontendUrl }).from(settings).where(eq(settings.id, 1));
       const progress = (status: string) => setTaskStatus(app.db, task.id, status);
-      const event = await importArchive({ app, userId, limits: limits.archive, progress, taskId: task.id }, archive.data, async (tx, created) => {
+      const strict = (task.options as { strict?: boolean }).strict === true;
+      const context = { app, userId, limits: limits.archive, progress, taskId: task.id, strict };
+      const event = await importArchive(context, archive.data, async (tx, created) => {
         const url = `${site?.frontendUrl ?? limits.publicUrl}/e/${created.identifier}`;
-        const result = { event_name: created.name, id: String(created.id), url };
+        const result = { event_name: created.name, id: String(created.id), url, warnings: created.warnings };
         await finishTask(tx, task.id, 'SUCCESS', result, { eventId: created.id });
         await tx.delete(importArchives).where(eq(importArchives.taskId, task.id));
         await tx.insert(notifications).values({
           userId,
           title: `Event ${created.name} has been imported`,
-          message: `Your event ${created.name} is ready: ${url}`,
+          message: `Your event ${created.name} is ready: ${url}${warningsNoted(created.warnings, WARNINGS_NOTIFIED)}`,
         });
         return url;
       });
@@ -113,7 +124,7 @@ export const eventImport = (limits: TransferLimits) =>
         to,
         subject: `Event ${event.name} has been imported`,
         action: 'import-done',
-        text: `Your event ${event.name} has been imported: ${event.url}\n`,
+        text: `Your event ${event.name} has been imported: ${event.url}${warningsNoted(event.warnings, WARNINGS_MAILED)}\n`,
       });
     } catch (err) {
       // Another run ended the task meanwhile: its import stands, this one rolled back.

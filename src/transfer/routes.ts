@@ -14,6 +14,7 @@ import { API_PREFIX } from '../jsonapi/serialize.js';
 import { hasNul, integerId } from '../jsonapi/values.js';
 import { requireRole } from '../resources/events/access.js';
 import { EXPORT_QUEUE, IMPORT_QUEUE } from './jobs.js';
+import { WARNINGS_KEPT } from './repairs/warnings.js';
 
 export const TAG = 'Export and import';
 export const transferTag = {
@@ -39,6 +40,37 @@ const TaskStarted = Type.Object(
   { task_url: Type.String({ description: 'poll it for the state and the result' }) },
   { $id: 'TaskStarted', additionalProperties: false },
 );
+const ImportQuery = Type.Object(
+  {
+    strict: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          '`true` refuses the archive at its first problem (the task ends FAILURE with it) instead of repairing it or ' +
+          'leaving out what cannot be read; fields this service has no place for are still only warned',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const ImportWarning = Type.Object(
+  {
+    file: Type.String({ description: 'the file of the archive, as named there (`sessions`, `forms`, `tracks.json`)' }),
+    id: Type.Union([Type.String(), Type.Number(), Type.Null()], { description: 'the id of the record in the archive; null for a whole file' }),
+    field: Type.Union([Type.String(), Type.Null()], { description: 'the field as named in the archive; null for a whole record or file' }),
+    value: Type.Unknown({ description: 'the value as found (texts over 200 characters cut); null when there is none' }),
+    action: Type.String({ description: 'what was done: the value as read, or why it was left out, or why the record was dropped' }),
+  },
+  { $id: 'ImportWarning', additionalProperties: false, description: 'one repair or omission of an import' },
+);
+const ImportWarnings = Type.Object(
+  {
+    total: Type.Integer({ minimum: 0, description: 'how many warnings the import gave' }),
+    items: Type.Array(Type.Ref(ImportWarning), { maxItems: WARNINGS_KEPT, description: `the first ${WARNINGS_KEPT}, in the order they arose` }),
+  },
+  { description: 'what the import repaired or did not carry over (absent on imports finished before warnings existed)' },
+);
+
 const TaskDocument = Type.Object(
   {
     state: Type.Union(['WAITING', 'SUCCESS', 'FAILED', 'FAILURE'].map((s) => Type.Literal(s)), {
@@ -48,7 +80,10 @@ const TaskDocument = Type.Object(
     result: Type.Union(
       [
         Type.Object({ download_url: Type.String() }, { description: 'a finished export or app build' }),
-        Type.Object({ event_name: Type.String(), id: Type.String(), url: Type.String() }, { description: 'a finished import' }),
+        Type.Object(
+          { event_name: Type.String(), id: Type.String(), url: Type.String(), warnings: Type.Optional(ImportWarnings) },
+          { description: 'a finished import' },
+        ),
         Type.Object({ __error: Type.Literal(true), message: Type.String() }, { description: 'a failed task' }),
         Type.Null(),
       ],
@@ -85,6 +120,7 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
   app.addSchema(ExportRequest);
   app.addSchema(ImportRequest);
   app.addSchema(TaskStarted);
+  app.addSchema(ImportWarning);
   app.addSchema(TaskDocument);
   const organizerOf = async (request: FastifyRequest, eventId: number) =>
     requireRole({ caller: request.caller, db: app.db, request }, eventId, 'organizer', 'Event not found');
@@ -188,10 +224,15 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
           summary: 'Import an event',
           description:
             'Starts a background import of a zip archive (part `file`) as a new event owned by the caller. Only the ' +
-            '`json` source type exists (others are 404). The whole import is one transaction: on any error nothing ' +
-            'of the new event remains. Poll the task URL; the requester gets an e-mail and a notification.',
+            '`json` source type exists (others are 404). Archives of this service and of the Open Event formats are ' +
+            'read best effort: what can be repaired is (letter case and older words of enumerations, repeated ids, ' +
+            'local times, time zone names, numbers and booleans written as text, lengths, broken JSON), what cannot is ' +
+            'left out, and each such repair or omission is a warning in the task result, the mail and the notification. ' +
+            'The event itself needs a name and readable dates. The whole import is one transaction: on any error ' +
+            'nothing of the new event remains. Poll the task URL; the requester gets an e-mail and a notification.',
           consumes: ['multipart/form-data'],
           params: Type.Object({ source_type: Type.String({ maxLength: 32, description: 'format of the archive: `json`' }) }),
+          querystring: ImportQuery,
           body: Type.Ref(ImportRequest),
           response: {
             200: Type.Ref(TaskStarted, { description: 'The import is under way' }),
@@ -206,7 +247,9 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
           const data = await readFile(received[0]!.path);
           if (data.subarray(0, 4).toString('latin1') !== 'PK\x03\x04') throw badRequest('The file is not a zip archive');
           const id = await app.db.transaction(async (tx) => {
-            const [task] = await tx.insert(tasks).values({ kind: 'import', userId: loggedIn(request).id }).returning({ id: tasks.id });
+            const { strict = false } = request.query as Static<typeof ImportQuery>;
+            const values = { kind: 'import', userId: loggedIn(request).id, options: { strict } };
+            const [task] = await tx.insert(tasks).values(values).returning({ id: tasks.id });
             await tx.insert(importArchives).values({ taskId: task!.id, data });
             await app.sendJob(tx, IMPORT_QUEUE, { taskId: task!.id });
             return task!.id;

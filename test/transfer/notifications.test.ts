@@ -140,7 +140,7 @@ t.test('GET /v1/tasks/{id}: the requester and admins only', async (t) => {
   t.strictSame(mine.body, {
     state: 'SUCCESS',
     status: null,
-    result: { event_name: NAME, id: imported.result.id, url: imported.result.url },
+    result: { event_name: NAME, id: imported.result.id, url: imported.result.url, warnings: { total: 0, items: [] } },
   });
   t.match(imported.result.id, /^\d+$/, 'the new id, as a string');
   t.not(imported.result.id, eventId, 'a new event');
