@@ -10,7 +10,7 @@ import { newIdentifier } from '../resources/events/index.js';
 import { extensionOf } from '../files/upload.js';
 import { TaskEnded } from '../jobs/task-job.js';
 import { FILES, modelOf } from './format.js';
-import { planImport, type Plan, type PlannedFile } from './plan.js';
+import { planImport, type Plan, type PlannedFile } from './plan/index.js';
 import { mediaEntries } from './repairs/media-paths.js';
 import { Warnings, type WarningSummary } from './repairs/warnings.js';
 import { readSources } from './sources.js';
@@ -66,11 +66,12 @@ export async function importArchive(
   const entryOf = mediaEntries([...files.keys()]);
   /** A media path of the archive (`images/logo.png`, `/images/logo`) stored in the configured storage; null when absent. */
   const media = async (path: string) => {
-    const entry = entryOf(path);
-    if (!entry) return null;
+    const found = entryOf(path);
+    if (!found) return null;
+    const { entry, note } = found;
     const key = `imports/media/${createHash('sha256').update(`${ctx.taskId}/${entry}`).digest('hex').slice(0, 32)}${extensionOf(basename(entry))}`;
     if (!stored.has(key)) stored.set(key, await backend.put(key, files.get(entry)!()));
-    return stored.get(key)!;
+    return { url: stored.get(key)!, note };
   };
   const topic = async (named: number | string) => {
     const match = typeof named === 'number' ? eq(eventTopics.id, named) : sql`lower(${eventTopics.name}) = lower(${named})`;

@@ -312,7 +312,10 @@ t.test('links are kept, whichever way the archive names them; kinds without a fi
 t.test('the shapes of other formats: old field names, dasherized, snake and camel keys, unknown fields, deleted records', async (t) => {
   const logo = await makeImage('png', 12, 12);
   const entries: Entries = {
-    'export/event': event({ startsAt: undefined, 'starts-at': undefined, start_time: '2030-06-01T09:00:00+02:00', logo: '/images/logo', organizer_name: 'Camp e.V.', version: { event_ver: 3 } }),
+    'export/event': event({
+      'starts-at': undefined, start_time: '2030-06-01T09:00:00+02:00', logo: '/images/logo', background_image: '/images/Banner.jpg',
+      organizer_name: 'Camp e.V.', version: { event_ver: 3 },
+    }),
     'export/sponsors': { sponsors: [{ id: 1, name: 'ACME', sponsor_type: 'Gold', logo: 'images/missing.png' }] },
     'export/speakers': [
       { id: 1, name: 'Ada', email: 'ADA@example.com', twitter: '@ada', github: 'github.com/ada', website: 'www.ada.example', heard_from: 'Friend' },
@@ -327,10 +330,12 @@ t.test('the shapes of other formats: old field names, dasherized, snake and came
     'export/meta': { root_url: 'https://old.example.org' },
     'export/config.json': { 'api-link': 'https://old.example.org/api/v1/events/7' },
     'export/images/logo.png': logo,
+    'export/images/banner.png': logo,
   };
   const done = await imported(t, app, token, entries);
   const ev = await eventOf(done.id);
-  t.match(ev, { 'starts-at': '2030-06-01T07:00:00.000Z', 'logo-url': /\/static\/media\/imports\/media\/[0-9a-f]{32}\.png$/ });
+  const stored = /\/static\/media\/imports\/media\/[0-9a-f]{32}\.png$/;
+  t.match(ev, { 'starts-at': '2030-06-01T07:00:00.000Z', 'logo-url': stored, 'original-image-url': stored });
   t.strictSame(attributes(await list(done.id, 'sponsors'), 'name', 'type', 'logo-url'), [{ name: 'ACME', type: 'Gold', 'logo-url': null }], 'a list wrapped in an object');
   t.strictSame(attributes(await list(done.id, 'speakers'), 'name', 'twitter', 'github', 'website', 'heard-from', 'is-featured', 'linkedin'), [
     { name: 'Ada', twitter: 'https://twitter.com/ada', github: 'http://github.com/ada', website: 'http://www.ada.example', 'heard-from': 'Friend', 'is-featured': false, linkedin: null },
@@ -343,6 +348,7 @@ t.test('the shapes of other formats: old field names, dasherized, snake and came
   ], 'a session deleted in the source is not imported');
   t.strictSame(done.warnings, [
     warning('sponsors', null, 'sponsors', null, 'the list is wrapped in an object: its records are read'),
+    warning('event', 7, 'background_image', '/images/Banner.jpg', "read as the archive's file images/banner.png"),
     warning('event', 7, 'organizer_name', 'Camp e.V.', 'this service has no such field: not carried over'),
     warning('sponsors', 1, 'logo', 'images/missing.png', 'no such file in the archive: left out'),
     warning('speakers', 1, 'website', 'www.ada.example', 'read as http://www.ada.example'),

@@ -171,6 +171,10 @@ t.test('values by their schema: numbers, booleans, text, URLs and e-mail address
     value: 'https://a.example',
     note: 'several addresses: the first is kept: read as "https://a.example"',
   });
+  t.strictSame(readField(url, 'https://a.example/x/, www.b.example,  http://c.example/'), {
+    value: 'https://a.example/x/',
+    note: 'several addresses: the first is kept: read as "https://a.example/x/"',
+  });
   t.strictSame(readField(url, 'https://example.com/in/bähr'), { value: 'https://example.com/in/b%C3%A4hr', note: 'read as "https://example.com/in/b%C3%A4hr"' });
   t.strictSame(readField(url, 'https://example.com/x leads the team'), { drop: 'not a valid URL' }, 'text pasted after an address');
   t.strictSame(readField(url, 'ftp://example.com/x'), { drop: 'not an http(s) URL' });
@@ -191,14 +195,17 @@ t.test('values by their schema: numbers, booleans, text, URLs and e-mail address
   t.strictSame(readField(special, 'z'), { value: 'z' }, 'or, where it declines, the schema\'s');
 });
 
-t.test('media paths: the entry named exactly, without extension, in another normalisation, letter case or mojibake', async (t) => {
+t.test('media paths: exactly or without extension; with a note, another normalisation, letter case, mojibake or extension', async (t) => {
   const nfd = 'images/speakers/Franc\u0327ois.jpg';
-  const find = mediaEntries(['images/logo.png', nfd, 'images/speakers/ADA.JPG', 'audio/session_1.mp3']);
-  t.equal(find('images/logo.png'), 'images/logo.png');
-  t.equal(find('/images/logo'), 'images/logo.png', 'a leading slash and no extension');
-  t.equal(find('images/speakers/Fran\u00e7ois.jpg'), nfd, 'NFC names the NFD entry');
-  t.equal(find('/images/speakers/FranÃ§ois.jpg'), nfd, 'UTF-8 read as Latin-1');
-  t.equal(find('images/speakers/ada.jpg'), 'images/speakers/ADA.JPG', 'letter case');
+  const find = mediaEntries(['images/logo.png', nfd, 'images/speakers/ADA.JPG', 'images/banner.png', 'images/two.png', 'images/two.gif']);
+  t.strictSame(find('images/logo.png'), { entry: 'images/logo.png' });
+  t.strictSame(find('/images/logo'), { entry: 'images/logo.png' }, 'a leading slash and no extension: how the reference exported media');
+  const loose = (entry: string) => ({ entry, note: `read as the archive's file ${entry}` });
+  t.strictSame(find('images/speakers/Fran\u00e7ois.jpg'), loose(nfd), 'NFC names the NFD entry');
+  t.strictSame(find('/images/speakers/FranÃ§ois.jpg'), loose(nfd), 'UTF-8 read as Latin-1');
+  t.strictSame(find('images/speakers/ada.jpg'), loose('images/speakers/ADA.JPG'), 'letter case');
+  t.strictSame(find('/images/banner.jpg'), loose('images/banner.png'), 'another extension, one such file');
+  t.equal(find('images/two.jpg'), undefined, 'another extension, two such files: ambiguous');
   t.equal(find('images/missing.png'), undefined);
 });
 

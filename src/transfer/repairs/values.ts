@@ -111,7 +111,8 @@ function variantsOf(text: string, url: boolean): [string, string | undefined][] 
   const variants: [string, string | undefined][] = [[trimmed, undefined], [trimmed.replace(/^mailto:/i, ''), undefined]];
   if (url) {
     const joined = trimmed.replace(/^(https?)\s*:\s*\/\/\s*/i, '$1://');
-    const first = joined.split(/[\s,;]+(?=https?:\/\/)/i)[0]!.replace(/[\s,;]+$/, '');
+    const parts = joined.split(/[\s,;]+/).filter(Boolean);
+    const first = parts.length > 1 && parts.every((p) => /^https?:\/\//i.test(p) || webAddress(p)) ? parts[0]! : joined;
     for (const [candidate, note] of [[joined, undefined], [first, first === joined ? undefined : 'several addresses: the first is kept']] as const) {
       variants.push([candidate, note], [parsedUrl(candidate), note]);
     }
