@@ -166,7 +166,7 @@ function nestedRecords(file: ArchiveFile, read: Map<string, ReadFile>, warnings:
     }
     const made = records.length - before;
     if (made > 0) {
-      warnings.add({ file: source!.entry, field: name, action: `no ${file.name} file: ${made} ${file.name.replace(/_/g, ' ')} made from the objects nested here` });
+      warnings.add({ file: source!.entry, field: name, action: `no ${file.name} file: ${made} made from the objects nested here` });
     }
   }
   return records;

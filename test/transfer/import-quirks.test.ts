@@ -301,21 +301,22 @@ t.test('links are kept, whichever way the archive names them; kinds without a fi
   }, 'the track listing the session; an unknown speaker is not linked');
   t.match(speakers.Cy!.attributes['photo-url'], /^https:\/\/events\.example\.test\/static\/media\/imports\/media\/[0-9a-f]{32}\.png$/, 'a photo under an old name');
   t.strictSame(done.warnings, [
-    warning('event.json', null, 'copyright', null, 'no event_copyright file: 1 event copyright made from the objects nested here'),
-    warning('event.json', null, 'social_links', null, 'no social_links file: 1 social links made from the objects nested here'),
-    warning('sessions.json', null, 'microlocation', null, 'no microlocations file: 2 microlocations made from the objects nested here'),
-    warning('sessions.json', null, 'session_type', null, 'no session_types file: 1 session types made from the objects nested here'),
+    warning('event.json', null, 'copyright', null, 'no event_copyright file: 1 made from the objects nested here'),
+    warning('event.json', null, 'social_links', null, 'no social_links file: 1 made from the objects nested here'),
+    warning('sessions.json', null, 'microlocation', null, 'no microlocations file: 2 made from the objects nested here'),
+    warning('sessions.json', null, 'session_type', null, 'no session_types file: 1 made from the objects nested here'),
     warning('sessions.json', 43, 'speaker_ids', ['99'], 'no such record in speakers: that speaker is not linked'),
   ]);
 });
 
-t.test('the shapes of other formats: old field names, dasherized, snake and camel keys, unknown fields, deleted records', async (t) => {
+t.test('the shapes of other formats: old field names and form settings, dasherized, snake and camel keys, unknown fields, deleted records', async (t) => {
   const logo = await makeImage('png', 12, 12);
   const entries: Entries = {
     'export/event': event({
       'starts-at': undefined, start_time: '2030-06-01T09:00:00+02:00', logo: '/images/logo', background_image: '/images/Banner.jpg',
       organizer_name: 'Camp e.V.', version: { event_ver: 3 },
     }),
+    'export/forms': [{ id: 3, session_form: '{"title": {"require": 1, "include": 1}, "track": {"require": 0, "include": 1}}', speaker_form: { email: { require: 1, include: 1 } } }],
     'export/sponsors': { sponsors: [{ id: 1, name: 'ACME', sponsor_type: 'Gold', logo: 'images/missing.png' }] },
     'export/speakers': [
       { id: 1, name: 'Ada', email: 'ADA@example.com', twitter: '@ada', github: 'github.com/ada', website: 'www.ada.example', heard_from: 'Friend' },
@@ -337,6 +338,11 @@ t.test('the shapes of other formats: old field names, dasherized, snake and came
   const stored = /\/static\/media\/imports\/media\/[0-9a-f]{32}\.png$/;
   t.match(ev, { 'starts-at': '2030-06-01T07:00:00.000Z', 'logo-url': stored, 'original-image-url': stored });
   t.strictSame(attributes(await list(done.id, 'sponsors'), 'name', 'type', 'logo-url'), [{ name: 'ACME', type: 'Gold', 'logo-url': null }], 'a list wrapped in an object');
+  t.strictSame(attributes(await list(done.id, 'custom-forms'), 'form', 'field-identifier', 'type', 'is-required', 'is-included'), [
+    { form: 'session', 'field-identifier': 'title', type: 'text', 'is-required': true, 'is-included': true },
+    { form: 'session', 'field-identifier': 'track', type: 'text', 'is-required': false, 'is-included': true },
+    { form: 'speaker', 'field-identifier': 'email', type: 'email', 'is-required': true, 'is-included': true },
+  ], 'the older form settings as form fields');
   t.strictSame(attributes(await list(done.id, 'speakers'), 'name', 'twitter', 'github', 'website', 'heard-from', 'is-featured', 'linkedin'), [
     { name: 'Ada', twitter: 'https://twitter.com/ada', github: 'http://github.com/ada', website: 'http://www.ada.example', 'heard-from': 'Friend', 'is-featured': false, linkedin: null },
     { name: 'Ada L.', twitter: null, github: null, website: null, 'heard-from': null, 'is-featured': true, linkedin: null },
@@ -347,6 +353,8 @@ t.test('the shapes of other formats: old field names, dasherized, snake and came
     { title: 'Untitled session', 'short-abstract': 'No title yet', 'starts-at': '2030-06-01T10:00:00.000Z', 'ends-at': null, 'slides-url': null },
   ], 'a session deleted in the source is not imported');
   t.strictSame(done.warnings, [
+    warning('forms', 3, 'session_form', null, 'the older form settings format: read as 2 session form fields'),
+    warning('forms', 3, 'speaker_form', null, 'the older form settings format: read as 1 speaker form field'),
     warning('sponsors', null, 'sponsors', null, 'the list is wrapped in an object: its records are read'),
     warning('event', 7, 'background_image', '/images/Banner.jpg', "read as the archive's file images/banner.png"),
     warning('event', 7, 'organizer_name', 'Camp e.V.', 'this service has no such field: not carried over'),

@@ -35,7 +35,7 @@ export function formFieldsOf(record: Json, entry: string, warnings: Warnings): J
       const identifier = identifierOf(name);
       return { form, field_identifier: identifier, type: typeOf(identifier), is_included: flag(include), is_required: flag(require) };
     });
-    warnings.add({ file: entry, id: (record.id as number) ?? null, field: key, action: `the older form settings format: read as ${made.length} ${form} form fields` });
+    warnings.add({ file: entry, id: (record.id as number) ?? null, field: key, action: `the older form settings format: read as ${made.length} ${form} form field${made.length === 1 ? '' : 's'}` });
     fields.push(...made);
   }
   return fields;
