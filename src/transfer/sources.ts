@@ -3,7 +3,7 @@ import { parseJson } from './repairs/json.js';
 import { formFieldsOf, isOldFormRecord } from './repairs/forms.js';
 import { idKey, oldIdOrder } from './repairs/ids.js';
 import { ImportError, type Warnings } from './repairs/warnings.js';
-import { ArchiveError, type EntryReader } from './zip.js';
+import type { EntryReader } from './zip.js';
 
 type Json = Record<string, unknown>;
 
@@ -37,7 +37,7 @@ export interface Sources {
 }
 
 /** A record's fields under this format's names: keys snake_cased, older names renamed where the new one is absent. */
-export function fieldsOf(file: ArchiveFile, record: Json): Map<string, SourceField> {
+function fieldsOf(file: ArchiveFile, record: Json): Map<string, SourceField> {
   const fields = new Map<string, SourceField>();
   const keys = Object.keys(record).map((key) => [key, snake(key)] as const);
   const present = new Set(keys.map(([, s]) => s));
@@ -186,13 +186,7 @@ export function readSources(entries: Map<string, EntryReader>, maxJsonBytes: num
       if (file.name === 'event') throw new ImportError('The archive has no event file');
       continue;
     }
-    let value: unknown;
-    try {
-      value = parsedEntry(entries.get(entry)!, entry, maxJsonBytes, file.name === 'event', warnings);
-    } catch (err) {
-      if (err instanceof ArchiveError || err instanceof ImportError) throw err;
-      throw new ImportError(`File ${entry} could not be read`);
-    }
+    const value = parsedEntry(entries.get(entry)!, entry, maxJsonBytes, file.name === 'event', warnings);
     const list = value === undefined ? undefined : recordsIn(file, entry, value, warnings);
     if (!list) continue;
     const raw = file.name === 'custom_forms' ? list.flatMap((r) => (isOldFormRecord(r) ? formFieldsOf(r, entry, warnings) : [r])) : list;

@@ -57,7 +57,8 @@ async function topicOf(ctx: Context, warn: Warn, record: SourceRecord): Promise<
   if (!field || value === null || value === '') return undefined;
   const object = value !== null && typeof value === 'object' ? (value as Json) : undefined;
   const named = idKey(value) !== undefined ? Number(idKey(value)) : typeof (object?.name ?? value) === 'string' ? ((object?.name ?? value) as string).trim() : undefined;
-  const topic = named === undefined || named === '' ? undefined : await ctx.env.topic(named);
+  // PostgreSQL text holds no NUL: no topic has such a name.
+  const topic = named === undefined || named === '' || String(named).includes('\0') ? undefined : await ctx.env.topic(named);
   if (topic === undefined) warn({ field: field.name, value, action: 'no such event topic in this service: left out' });
   return topic;
 }
