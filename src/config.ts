@@ -102,6 +102,16 @@ export const ConfigSchema = Type.Object({
   TRUST_PROXY: Type.Optional(
     Type.String({ minLength: 1, description: 'comma-separated addresses or CIDRs of the load balancers whose X-Forwarded-For gives the client address' }),
   ),
+  EXPORT_LINK_SECONDS: Type.Integer({
+    minimum: 60,
+    default: 604800,
+    description: 'how long the signed download_url of an export works (the archive is downloaded with it, without a token)',
+  }),
+  CORS_ORIGINS: Type.String({
+    pattern: '^\\s*(\\*|https?://[^\\s,/]+(\\s*,\\s*https?://[^\\s,/]+)*)\\s*$',
+    default: '*',
+    description: 'origins browsers may call the API from: `*` (any) or comma-separated origins such as https://eventyay.example.org',
+  }),
   BENCH_ROUTES: Type.Boolean({ default: false, description: 'mount the /bench baseline routes used by make bench (loopback callers only; never in production)' }),
 });
 export type Config = Static<typeof ConfigSchema> & { JWT_SECRET: string };

@@ -220,6 +220,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/{id}/relationships/owner-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user owner-events
+         * @description The resource identifiers of the user's owner-events.
+         */
+        get: operations["getUserOwnerEventsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/owner-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the owner-events of a user
+         * @description Only the owner-events related to this user, with every list feature.
+         */
+        get: operations["getUserOwnerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/relationships/organizer-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user organizer-events
+         * @description The resource identifiers of the user's organizer-events.
+         */
+        get: operations["getUserOrganizerEventsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/organizer-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organizer-events of a user
+         * @description Only the organizer-events related to this user, with every list feature.
+         */
+        get: operations["getUserOrganizerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/relationships/coorganizer-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user coorganizer-events
+         * @description The resource identifiers of the user's coorganizer-events.
+         */
+        get: operations["getUserCoorganizerEventsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/coorganizer-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the coorganizer-events of a user
+         * @description Only the coorganizer-events related to this user, with every list feature.
+         */
+        get: operations["getUserCoorganizerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -860,6 +980,26 @@ export interface paths {
          * @description Only the coorganizers related to this event, with every list feature.
          */
         get: operations["getEventCoorganizers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/upcoming": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List upcoming events
+         * @description Published public events that have not ended (the home page of the Open Event front end), soonest first. Readable by everyone, like every published event. Sorted by `starts-at` unless `sort` says otherwise; pages, filter, include and sparse fieldsets as every list.
+         */
+        get: operations["listUpcomingEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2674,6 +2814,66 @@ export interface paths {
         patch: operations["updateSettings"];
         trace?: never;
     };
+    "/v1/admin/statistics/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events by state
+         * @description Administrators only. Counted when asked; `filter` may name the one record (id 1).
+         */
+        get: operations["getAdminStatisticsEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/statistics/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Users by rights and role
+         * @description Administrators only. Counted when asked; `filter` may name the one record (id 1).
+         */
+        get: operations["getAdminStatisticsUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/statistics/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Groups (this service has none)
+         * @description Administrators only. Counted when asked; `filter` may name the one record (id 1).
+         */
+        get: operations["getAdminStatisticsGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/statistics/mails": {
         parameters: {
             query?: never;
@@ -2728,6 +2928,46 @@ export interface paths {
          * @description Sends the receipt (with an HTML receipt attached) to the buyer and to every attendee address. The caller must be the buyer, an organizer or coorganizer of the event, or an administrator; the order must be completed (409 otherwise). A delivery that fails is kept and retried; the answer does not wait for it. Each mailbox gets at most 5 such mails, and one client address has at most 1000 sent, per 3600 seconds: past either, 429 with `Retry-After` and nothing is sent.
          */
         post: operations["sendReceipt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/states": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Session state moves
+         * @description The moves of the transition table (see the session resource) as `{organizer: {from: {to: true}}, speaker: ...}`, the shape the Open Event front end reads to offer its buttons. Public: it is no secret.
+         */
+        get: operations["getSessionStates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/sessions/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Languages of an event's sessions
+         * @description The distinct languages of the sessions of the event that the caller may see (for the schedule filter of the Open Event front end), sorted. The event is named by id or identifier; a draft answers 404 to those without a role in it.
+         */
+        get: operations["getEventSessionLanguages"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2843,7 +3083,7 @@ export interface paths {
         };
         /**
          * Download an export archive
-         * @description The zip archive of a finished export of this event; organizers of the event and administrators.
+         * @description The zip archive of a finished export of this event: with the signed `download_url` of the task (its `expires` and `signature`) for anyone holding it until it expires, as the Open Event front end downloads it without its token; without them, for organizers of the event and administrators.
          */
         get: operations["downloadEventExport"];
         put?: never;
@@ -3431,6 +3671,33 @@ export interface components {
                     id: string;
                 }[];
             };
+            /** @description the events the user created; the user and administrators only */
+            "owner-events"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                }[];
+            };
+            /** @description the events the user is an organizer of; the user and administrators only */
+            "organizer-events"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                }[];
+            };
+            /** @description the events the user is a coorganizer of; the user and administrators only */
+            "coorganizer-events"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                }[];
+            };
         };
         /** @description An account. Registration is open; a user reads and changes only their own record unless an administrator. Deleting keeps the record with deleted-at set and ends its tokens. */
         UserResource: {
@@ -3657,6 +3924,33 @@ export interface components {
             data: {
                 /** @enum {string} */
                 type: "notification";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserOwnerEventsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserOrganizerEventsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserCoorganizerEventsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
                 id: string;
             }[];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -6137,7 +6431,7 @@ export interface components {
         PageAttributes: {
             name?: string;
             title?: string | null;
-            /** @description a site path such as /terms, or an http(s) URL */
+            /** @description a site path such as /terms, or terms as the Open Event front end writes it, or an http(s) URL */
             url?: string;
             /** @description the page content */
             description?: string;
@@ -6178,7 +6472,7 @@ export interface components {
                 attributes: {
                     name: string;
                     title?: string | null;
-                    /** @description a site path such as /terms, or an http(s) URL */
+                    /** @description a site path such as /terms, or terms as the Open Event front end writes it, or an http(s) URL */
                     url: string;
                     /** @description the page content */
                     description: string;
@@ -6201,7 +6495,7 @@ export interface components {
                 attributes?: {
                     name?: string;
                     title?: string | null;
-                    /** @description a site path such as /terms, or an http(s) URL */
+                    /** @description a site path such as /terms, or terms as the Open Event front end writes it, or an http(s) URL */
                     url?: string;
                     /** @description the page content */
                     description?: string;
@@ -6661,6 +6955,74 @@ export interface components {
                 };
             };
         };
+        AdminStatisticsEvent: {
+            /** @enum {string} */
+            type: "admin-statistics-event";
+            /** @enum {string} */
+            id: "1";
+            attributes: {
+                /** @description events in state draft that have not ended */
+                draft: number;
+                /** @description events in state published that have not ended */
+                published: number;
+                /** @description events that have ended */
+                past: number;
+            };
+            links: components["schemas"]["ResourceLinks"];
+        };
+        AdminStatisticsEventDocument: {
+            data: components["schemas"]["AdminStatisticsEvent"];
+            links: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        AdminStatisticsUser: {
+            /** @enum {string} */
+            type: "admin-statistics-user";
+            /** @enum {string} */
+            id: "1";
+            attributes: {
+                /** @description super administrators */
+                "super-admin": number;
+                /** @description administrators who are not super administrators */
+                admin: number;
+                /** @description users who created a live event */
+                owner: number;
+                /** @description users who organize a live event */
+                organizer: number;
+                /** @description users who coorganize a live event */
+                coorganizer: number;
+                /** @description distinct attendee e-mail addresses of the orders of live events */
+                attendee: number;
+                /** @description always 0: this service has no track organizers */
+                "track-organizer": number;
+            };
+            links: components["schemas"]["ResourceLinks"];
+        };
+        AdminStatisticsUserDocument: {
+            data: components["schemas"]["AdminStatisticsUser"];
+            links: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        AdminStatisticsGroup: {
+            /** @enum {string} */
+            type: "admin-statistics-group";
+            /** @enum {string} */
+            id: "1";
+            attributes: {
+                /** @description groups: always 0, this service has no groups */
+                groups: number;
+                /** @description followers: always 0, this service has no groups */
+                followers: number;
+                /** @description group events: always 0, this service has no groups */
+                "group-events": number;
+            };
+            links: components["schemas"]["ResourceLinks"];
+        };
+        AdminStatisticsGroupDocument: {
+            data: components["schemas"]["AdminStatisticsGroup"];
+            links: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
         AdminStatisticsMail: {
             /** @enum {string} */
             type: "admin-statistics-mail";
@@ -6717,6 +7079,305 @@ export interface components {
             /** @enum {string} */
             message: "receipt sent to attendees";
         };
+        /** @description the session state moves organizers and speakers may make */
+        SessionStates: {
+            /** @description for each state, the states it may move to (each `true`) */
+            organizer: {
+                draft: {
+                    /** @enum {boolean} */
+                    draft?: true;
+                    /** @enum {boolean} */
+                    pending?: true;
+                    /** @enum {boolean} */
+                    submitted?: true;
+                    /** @enum {boolean} */
+                    accepted?: true;
+                    /** @enum {boolean} */
+                    confirmed?: true;
+                    /** @enum {boolean} */
+                    rejected?: true;
+                    /** @enum {boolean} */
+                    canceled?: true;
+                    /** @enum {boolean} */
+                    withdrawn?: true;
+                };
+                pending: {
+                    /** @enum {boolean} */
+                    draft?: true;
+                    /** @enum {boolean} */
+                    pending?: true;
+                    /** @enum {boolean} */
+                    submitted?: true;
+                    /** @enum {boolean} */
+                    accepted?: true;
+                    /** @enum {boolean} */
+                    confirmed?: true;
+                    /** @enum {boolean} */
+                    rejected?: true;
+                    /** @enum {boolean} */
+                    canceled?: true;
+                    /** @enum {boolean} */
+                    withdrawn?: true;
+                };
+                submitted: {
+                    /** @enum {boolean} */
+                    draft?: true;
+                    /** @enum {boolean} */
+                    pending?: true;
+                    /** @enum {boolean} */
+                    submitted?: true;
+                    /** @enum {boolean} */
+                    accepted?: true;
+                    /** @enum {boolean} */
+                    confirmed?: true;
+                    /** @enum {boolean} */
+                    rejected?: true;
+                    /** @enum {boolean} */
+                    canceled?: true;
+                    /** @enum {boolean} */
+                    withdrawn?: true;
+                };
+                accepted: {
+                    /** @enum {boolean} */
+                    draft?: true;
+                    /** @enum {boolean} */
+                    pending?: true;
+                    /** @enum {boolean} */
+                    submitted?: true;
+                    /** @enum {boolean} */
+                    accepted?: true;
+                    /** @enum {boolean} */
+                    confirmed?: true;
+                    /** @enum {boolean} */
+                    rejected?: true;
+                    /** @enum {boolean} */
+                    canceled?: true;
+                    /** @enum {boolean} */
+                    withdrawn?: true;
+                };
+                confirmed: {
+                    /** @enum {boolean} */
+                    draft?: true;
+                    /** @enum {boolean} */
+                    pending?: true;
+                    /** @enum {boolean} */
+                    submitted?: true;
+                    /** @enum {boolean} */
+                    accepted?: true;
+                    /** @enum {boolean} */
+                    confirmed?: true;
+                    /** @enum {boolean} */
+                    rejected?: true;
+                    /** @enum {boolean} */
+                    canceled?: true;
+                    /** @enum {boolean} */
+                    withdrawn?: true;
+                };
+                rejected: {
+                    /** @enum {boolean} */
+                    draft?: true;
+                    /** @enum {boolean} */
+                    pending?: true;
+                    /** @enum {boolean} */
+                    submitted?: true;
+                    /** @enum {boolean} */
+                    accepted?: true;
+                    /** @enum {boolean} */
+                    confirmed?: true;
+                    /** @enum {boolean} */
+                    rejected?: true;
+                    /** @enum {boolean} */
+                    canceled?: true;
+                    /** @enum {boolean} */
+                    withdrawn?: true;
+                };
+                canceled: {
+                    /** @enum {boolean} */
+                    draft?: true;
+                    /** @enum {boolean} */
+                    pending?: true;
+                    /** @enum {boolean} */
+                    submitted?: true;
+                    /** @enum {boolean} */
+                    accepted?: true;
+                    /** @enum {boolean} */
+                    confirmed?: true;
+                    /** @enum {boolean} */
+                    rejected?: true;
+                    /** @enum {boolean} */
+                    canceled?: true;
+                    /** @enum {boolean} */
+                    withdrawn?: true;
+                };
+                withdrawn: {
+                    /** @enum {boolean} */
+                    draft?: true;
+                    /** @enum {boolean} */
+                    pending?: true;
+                    /** @enum {boolean} */
+                    submitted?: true;
+                    /** @enum {boolean} */
+                    accepted?: true;
+                    /** @enum {boolean} */
+                    confirmed?: true;
+                    /** @enum {boolean} */
+                    rejected?: true;
+                    /** @enum {boolean} */
+                    canceled?: true;
+                    /** @enum {boolean} */
+                    withdrawn?: true;
+                };
+            };
+            /** @description for each state, the states it may move to (each `true`) */
+            speaker: {
+                draft: {
+                    /** @enum {boolean} */
+                    draft?: true;
+                    /** @enum {boolean} */
+                    pending?: true;
+                    /** @enum {boolean} */
+                    submitted?: true;
+                    /** @enum {boolean} */
+                    accepted?: true;
+                    /** @enum {boolean} */
+                    confirmed?: true;
+                    /** @enum {boolean} */
+                    rejected?: true;
+                    /** @enum {boolean} */
+                    canceled?: true;
+                    /** @enum {boolean} */
+                    withdrawn?: true;
+                };
+                pending: {
+                    /** @enum {boolean} */
+                    draft?: true;
+                    /** @enum {boolean} */
+                    pending?: true;
+                    /** @enum {boolean} */
+                    submitted?: true;
+                    /** @enum {boolean} */
+                    accepted?: true;
+                    /** @enum {boolean} */
+                    confirmed?: true;
+                    /** @enum {boolean} */
+                    rejected?: true;
+                    /** @enum {boolean} */
+                    canceled?: true;
+                    /** @enum {boolean} */
+                    withdrawn?: true;
+                };
+                submitted: {
+                    /** @enum {boolean} */
+                    draft?: true;
+                    /** @enum {boolean} */
+                    pending?: true;
+                    /** @enum {boolean} */
+                    submitted?: true;
+                    /** @enum {boolean} */
+                    accepted?: true;
+                    /** @enum {boolean} */
+                    confirmed?: true;
+                    /** @enum {boolean} */
+                    rejected?: true;
+                    /** @enum {boolean} */
+                    canceled?: true;
+                    /** @enum {boolean} */
+                    withdrawn?: true;
+                };
+                accepted: {
+                    /** @enum {boolean} */
+                    draft?: true;
+                    /** @enum {boolean} */
+                    pending?: true;
+                    /** @enum {boolean} */
+                    submitted?: true;
+                    /** @enum {boolean} */
+                    accepted?: true;
+                    /** @enum {boolean} */
+                    confirmed?: true;
+                    /** @enum {boolean} */
+                    rejected?: true;
+                    /** @enum {boolean} */
+                    canceled?: true;
+                    /** @enum {boolean} */
+                    withdrawn?: true;
+                };
+                confirmed: {
+                    /** @enum {boolean} */
+                    draft?: true;
+                    /** @enum {boolean} */
+                    pending?: true;
+                    /** @enum {boolean} */
+                    submitted?: true;
+                    /** @enum {boolean} */
+                    accepted?: true;
+                    /** @enum {boolean} */
+                    confirmed?: true;
+                    /** @enum {boolean} */
+                    rejected?: true;
+                    /** @enum {boolean} */
+                    canceled?: true;
+                    /** @enum {boolean} */
+                    withdrawn?: true;
+                };
+                rejected: {
+                    /** @enum {boolean} */
+                    draft?: true;
+                    /** @enum {boolean} */
+                    pending?: true;
+                    /** @enum {boolean} */
+                    submitted?: true;
+                    /** @enum {boolean} */
+                    accepted?: true;
+                    /** @enum {boolean} */
+                    confirmed?: true;
+                    /** @enum {boolean} */
+                    rejected?: true;
+                    /** @enum {boolean} */
+                    canceled?: true;
+                    /** @enum {boolean} */
+                    withdrawn?: true;
+                };
+                canceled: {
+                    /** @enum {boolean} */
+                    draft?: true;
+                    /** @enum {boolean} */
+                    pending?: true;
+                    /** @enum {boolean} */
+                    submitted?: true;
+                    /** @enum {boolean} */
+                    accepted?: true;
+                    /** @enum {boolean} */
+                    confirmed?: true;
+                    /** @enum {boolean} */
+                    rejected?: true;
+                    /** @enum {boolean} */
+                    canceled?: true;
+                    /** @enum {boolean} */
+                    withdrawn?: true;
+                };
+                withdrawn: {
+                    /** @enum {boolean} */
+                    draft?: true;
+                    /** @enum {boolean} */
+                    pending?: true;
+                    /** @enum {boolean} */
+                    submitted?: true;
+                    /** @enum {boolean} */
+                    accepted?: true;
+                    /** @enum {boolean} */
+                    confirmed?: true;
+                    /** @enum {boolean} */
+                    rejected?: true;
+                    /** @enum {boolean} */
+                    canceled?: true;
+                    /** @enum {boolean} */
+                    withdrawn?: true;
+                };
+            };
+        };
+        /** @description the distinct languages, sorted */
+        SessionLanguages: string[];
         ImageUploadRequest: {
             /** @description The image as a data URI: `data:image/<png|jpeg|jpg|gif|webp>;base64,<bytes>` */
             data: string;
@@ -8408,6 +9069,699 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["NotificationListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserOwnerEventsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserOwnerEventsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserOwnerEvents: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the owner-events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserOrganizerEventsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserOrganizerEventsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserOrganizerEvents: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the organizer-events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserCoorganizerEventsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserCoorganizerEventsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserCoorganizerEvents: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the coorganizer-events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventListDocument"];
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -13329,6 +14683,132 @@ export interface operations {
             };
             /** @description Object not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listUpcomingEvents: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20) */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                filter?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return */
+                "fields[notification]"?: string;
+                /** @description sent by the Open Event front end (`true`); no effect */
+                upcoming?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of upcoming events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29554,11 +31034,320 @@ export interface operations {
             };
         };
     };
+    getAdminStatisticsEvent: {
+        parameters: {
+            query?: {
+                /** @description optional: [{"name":"id","op":"eq","val":1}] */
+                filter?: string;
+                /** @description optional, with op and val: `id` */
+                "filterOptions[name]"?: string;
+                /** @description optional: `eq` */
+                "filterOptions[op]"?: string;
+                /** @description optional: `1` */
+                "filterOptions[val]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Events by state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AdminStatisticsEventDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getAdminStatisticsUser: {
+        parameters: {
+            query?: {
+                /** @description optional: [{"name":"id","op":"eq","val":1}] */
+                filter?: string;
+                /** @description optional, with op and val: `id` */
+                "filterOptions[name]"?: string;
+                /** @description optional: `eq` */
+                "filterOptions[op]"?: string;
+                /** @description optional: `1` */
+                "filterOptions[val]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Users by rights and role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AdminStatisticsUserDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getAdminStatisticsGroup: {
+        parameters: {
+            query?: {
+                /** @description optional: [{"name":"id","op":"eq","val":1}] */
+                filter?: string;
+                /** @description optional, with op and val: `id` */
+                "filterOptions[name]"?: string;
+                /** @description optional: `eq` */
+                "filterOptions[op]"?: string;
+                /** @description optional: `1` */
+                "filterOptions[val]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Groups (this service has none) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AdminStatisticsGroupDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
     getAdminStatisticsMail: {
         parameters: {
             query?: {
                 /** @description optional: [{"name":"id","op":"eq","val":1}] */
                 filter?: string;
+                /** @description optional, with op and val: `id` */
+                "filterOptions[name]"?: string;
+                /** @description optional: `eq` */
+                "filterOptions[op]"?: string;
+                /** @description optional: `1` */
+                "filterOptions[val]"?: string;
             };
             header?: never;
             path?: never;
@@ -29654,6 +31443,12 @@ export interface operations {
             query?: {
                 /** @description optional: [{"name":"id","op":"eq","val":1}] */
                 filter?: string;
+                /** @description optional, with op and val: `id` */
+                "filterOptions[name]"?: string;
+                /** @description optional: `eq` */
+                "filterOptions[op]"?: string;
+                /** @description optional: `1` */
+                "filterOptions[val]"?: string;
             };
             header?: never;
             path?: never;
@@ -29844,6 +31639,110 @@ export interface operations {
                 headers: {
                     /** @description seconds until the request may be made again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionStates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The moves */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionStates"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSessionLanguages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The languages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionLanguages"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -30231,7 +32130,12 @@ export interface operations {
     };
     downloadEventExport: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description of a signed download_url: when it stops working (Unix seconds) */
+                expires?: number;
+                /** @description of a signed download_url: its signature */
+                signature?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -30270,7 +32174,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description The caller may not do this */
+            /** @description The caller does not organize the event, or the link is not valid or has expired */
             403: {
                 headers: {
                     [name: string]: unknown;

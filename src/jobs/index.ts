@@ -1,5 +1,6 @@
 import { appAbandonedMail, appBuild } from '../appgen/job.js';
 import { fetchLimits, publicUrlOf, type Config } from '../config.js';
+import { downloadLinksOf } from '../transfer/download-links.js';
 import { eventExport, eventImport, exportFailedMail, importFailedMail, type TransferLimits } from '../transfer/jobs.js';
 import { retryingAfter, taskAbandoned } from './task-job.js';
 import { imageVariants } from './image-variants.js';
@@ -34,4 +35,5 @@ const transferLimits = (config: Config): TransferLimits => ({
     maxJsonBytes: config.IMPORT_MAX_JSON_BYTES,
   },
   publicUrl: publicUrlOf(config),
+  links: downloadLinksOf(config),
 });

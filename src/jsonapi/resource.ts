@@ -147,8 +147,24 @@ export interface ResourceSpec {
   relationships?: Record<string, RelationshipSpec>;
   policy: Policy;
   hooks?: Hooks;
+  /** Named lists (`GET /v1/events/upcoming`): the list route with a fixed condition, by path segment. */
+  views?: Record<string, ViewSpec>;
   /** Unique index name -> the member it protects (a JSON pointer), so a violation answers 409 pointing at it. */
   unique?: Record<string, { pointer: string; detail: string }>;
+}
+
+/** A named list of a resource: its records meeting a condition, in a default order. */
+export interface ViewSpec {
+  summary: string;
+  description: string;
+  /** The condition on the records (columns `t`), on top of the policy's scope and the client's filter. */
+  where(ctx: Ctx, t: Columns): SQL | undefined;
+  /** The `sort` used when the client sends none. */
+  sort: string;
+  /** Further query parameters clients send to this path, accepted without effect. */
+  params?: Record<string, TSchema>;
+  /** Its answers change with the clock (a condition on now()): never kept in the read cache. */
+  volatile?: boolean;
 }
 
 export const defineResource = (spec: ResourceSpec): ResourceSpec => spec;

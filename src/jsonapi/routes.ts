@@ -14,6 +14,7 @@ import { jsonapiMember as jsonapi, MEDIA_TYPE } from './schemas.js';
 import { API_PREFIX, selfLink, toResource, type Linkage } from './serialize.js';
 import { registerDetailRoutes } from './detail-routes.js';
 import { registerRelationshipRoutes } from './relationship-routes.js';
+import { registerViewRoutes } from './view-routes.js';
 
 export interface QuerySchemas {
   list: TObject;
@@ -220,6 +221,7 @@ export function registerResourceRoutes(kit: RouteKit) {
   registerDetailRoutes(kit, spec.path, '');
   (spec.aliases ?? []).forEach((alias, i) => registerDetailRoutes(kit, alias, `Alias${i > 0 ? i + 1 : ''}`));
   registerRelationshipRoutes(kit);
+  registerViewRoutes(kit);
 }
 
 /** The OpenAPI description of a 201 answer. */

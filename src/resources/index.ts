@@ -11,6 +11,7 @@ import { notificationResource } from './notifications/index.js';
 import { microlocationResource } from './microlocations/index.js';
 import { orderResource } from './orders/index.js';
 import { pageResource } from './pages/index.js';
+import sessionRoutes from './sessions/routes.js';
 import settingsRoutes from './settings/index.js';
 import { sessionTypeResource } from './session-types/index.js';
 import { sessionResource } from './sessions/index.js';
@@ -44,6 +45,7 @@ export const siteRoutes: ((app: FastifyInstance, options: { config: Config }) =>
   settingsRoutes,
   adminStatisticsRoutes,
   sendReceiptRoute,
+  sessionRoutes,
 ];
 
 export const siteTags = [

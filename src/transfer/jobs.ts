@@ -4,13 +4,14 @@ import { storageUnavailable } from '../../plugins/storage.js';
 import type { FastifyInstance } from 'fastify';
 import { finishTask, requesterOf, setTaskStatus, TaskEnded, taskJob, type AbandonedMail, type Task } from '../jobs/task-job.js';
 import type { FetchLimits } from '../net/safe-fetch.js';
+import type { DownloadLinks } from './download-links.js';
 import { buildExport, type MediaFlags } from './export.js';
 import { importArchive, type ImportLimits } from './import.js';
 import { describe, ImportError, printable, type WarningSummary } from './repairs/warnings.js';
 import { ArchiveError } from './zip.js';
 
 export const EXPORT_QUEUE = 'event-export';
-/** The storage folder of export archives: only their organizers-only download route serves them. */
+/** The storage folder of export archives: only their download route serves them (to organizers, or with a signed link). */
 export const EXPORTS_FOLDER = 'exports';
 export const IMPORT_QUEUE = 'event-import';
 
@@ -41,6 +42,8 @@ export interface TransferLimits {
   fetch: FetchLimits;
   archive: ImportLimits;
   publicUrl: string;
+  /** Signs the download_url of an export. */
+  links: DownloadLinks;
 }
 
 /**
@@ -60,7 +63,7 @@ export const eventExport = (limits: TransferLimits) =>
         app.log.error({ err, place: backend.place }, 'storing an export failed');
         throw new ExportError(storageUnavailable().detail);
       });
-      const download = `${limits.publicUrl}/v1/events/${eventId}/exports/${task.id}/event${eventId}.zip`;
+      const download = limits.links.signed(limits.publicUrl, `/v1/events/${eventId}/exports/${task.id}/event${eventId}.zip`);
       const done = { download_url: download };
       const options = { ...(task.options as object), place: backend.place, key };
       await app.mailer.send(
@@ -68,7 +71,10 @@ export const eventExport = (limits: TransferLimits) =>
           to,
           subject: `Event ${eventName} has been exported`,
           action: 'export-done',
-          text: `The export of ${eventName} is ready. Download it (signed in as an organizer) at:\n${download}\n`,
+          text:
+            `The export of ${eventName} is ready. Download it at:\n${download}\n\nThe link works for ` +
+            `${Math.round(limits.links.seconds / 3600)} hours; after that, organizers of the event download it signed in, ` +
+            'from the same address without the part after "?".\n',
         },
         (tx) => finishTask(tx, task.id, 'SUCCESS', done, { options }),
       );

@@ -1,18 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import { Type, type Static } from '@sinclair/typebox';
-import { and, eq, isNull, or } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { events, importArchives, tasks } from '../../db/schema/index.js';
 import { isStaff, loggedIn, requireLogin } from '../auth/caller.js';
 import type { Config } from '../config.js';
 import { uploadTmpDir } from '../files/index.js';
 import { MULTIPART_OPTIONS, withUploads } from '../files/upload.js';
-import { badRequest, notFound } from '../jsonapi/errors.js';
+import { badRequest, forbidden, notFound } from '../jsonapi/errors.js';
 import { errorResponses } from '../jsonapi/routes.js';
 import { API_PREFIX } from '../jsonapi/serialize.js';
-import { hasNul, integerId } from '../jsonapi/values.js';
-import { requireRole } from '../resources/events/access.js';
+import { eventIdNamed, requireRole } from '../resources/events/access.js';
+import { downloadLinksOf } from './download-links.js';
 import { EXPORT_QUEUE, IMPORT_QUEUE } from './jobs.js';
 import { WARNINGS_KEPT } from './repairs/warnings.js';
 
@@ -95,20 +95,6 @@ const TaskDocument = Type.Object(
 
 const taskUrl = (id: string) => `${API_PREFIX}/tasks/${id}`;
 
-/** The live event a path names by id or identifier. */
-async function eventNamed(app: FastifyInstance, named: string): Promise<number> {
-  // No identifier holds a NUL (PostgreSQL text cannot), and comparing one would be a database error.
-  if (hasNul(named)) throw notFound('Event not found');
-  const id = integerId(named);
-  const [row] = await app.db
-    .select({ id: events.id })
-    .from(events)
-    .where(and(id === undefined ? eq(events.identifier, named) : or(eq(events.id, id), eq(events.identifier, named)), isNull(events.deletedAt)))
-    .limit(1);
-  if (!row) throw notFound('Event not found');
-  return row.id;
-}
-
 const EventParams = Type.Object({ event_id: Type.String({ maxLength: 64, description: 'id or identifier of the event' }) });
 
 /**
@@ -117,13 +103,19 @@ const EventParams = Type.Object({ event_id: Type.String({ maxLength: 64, descrip
  * `GET /v1/tasks/{task_id}` to poll them.
  */
 export async function transferRoutes(app: FastifyInstance, { config }: { config: Config }) {
+  const links = downloadLinksOf(config);
   app.addSchema(ExportRequest);
   app.addSchema(ImportRequest);
   app.addSchema(TaskStarted);
   app.addSchema(ImportWarning);
   app.addSchema(TaskDocument);
-  const organizerOf = async (request: FastifyRequest, eventId: number) =>
-    requireRole({ caller: request.caller, db: app.db, request }, eventId, 'organizer', 'Event not found');
+  /** The event a path names, which the caller must organize (404 for one it cannot see, 403 for one it sees). */
+  const organizedEvent = async (request: FastifyRequest) => {
+    const ctx = { caller: request.caller, db: app.db, request };
+    const eventId = await eventIdNamed(ctx, (request.params as { event_id: string }).event_id);
+    await requireRole(ctx, eventId, 'organizer', 'Event not found');
+    return eventId;
+  };
 
   app.post(
     `${API_PREFIX}/events/:event_id/export/json`,
@@ -147,8 +139,7 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
       },
     },
     async (request) => {
-      const eventId = await eventNamed(app, (request.params as { event_id: string }).event_id);
-      await organizerOf(request, eventId);
+      const eventId = await organizedEvent(request);
       const body = request.body as Static<typeof ExportRequest>;
       const options = { image: !!body.image, video: !!body.video, audio: !!body.audio, document: !!body.document };
       const id = await app.db.transaction(async (tx) => {
@@ -164,10 +155,17 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
     event_id: EventParams.properties.event_id,
     '*': Type.String({ maxLength: 300, description: 'path of the archive, as the task result names it' }),
   });
+  const ExportLink = Type.Object(
+    {
+      expires: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 40, description: 'of a signed download_url: when it stops working (Unix seconds)' })),
+      signature: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$', description: 'of a signed download_url: its signature' })),
+    },
+    { additionalProperties: false },
+  );
   app.get(
     `${API_PREFIX}/events/:event_id/exports/*`,
     {
-      onRequest: requireLogin(app),
+      onRequest: (request) => app.authenticate(request),
       config: {
         swaggerTransform: ({ schema }: { schema: object }) => ({
           schema: { ...schema, params: Type.Object({ event_id: EventParams.properties.event_id, path: ExportParams.properties['*'] }) },
@@ -178,19 +176,22 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
         tags: [TAG],
         operationId: 'downloadEventExport',
         summary: 'Download an export archive',
-        description: 'The zip archive of a finished export of this event; organizers of the event and administrators.',
+        description:
+          'The zip archive of a finished export of this event: with the signed `download_url` of the task (its `expires` ' +
+          'and `signature`) for anyone holding it until it expires, as the Open Event front end downloads it without ' +
+          'its token; without them, for organizers of the event and administrators.',
         params: ExportParams,
+        querystring: ExportLink,
         response: {
           200: { description: 'The zip archive', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } },
-          // 400: an event_id longer than its schema allows.
-          ...errorResponses([400, 401, 403, 404]),
+          // 400: an event_id longer than its schema allows, half a signature.
+          ...errorResponses([400, 401, 403, 404], { 403: 'The caller does not organize the event, or the link is not valid or has expired' }),
         },
       },
     },
     async (request, reply) => {
       const params = request.params as { event_id: string; '*': string };
-      const eventId = await eventNamed(app, params.event_id);
-      await organizerOf(request, eventId);
+      const eventId = await downloadingEvent(request);
       const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/event(\d+)\.zip$/.exec(params['*']);
       if (!match || Number(match[2]) !== eventId || /%2f|%5c/i.test(request.url)) throw notFound('No export of this event has this path');
       const [task] = await app.db
@@ -210,6 +211,27 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
         .send(file.stream);
     },
   );
+
+  /**
+   * The event whose export a download names: with a signed link, the live event its path names (the link
+   * was made for its organizer); without, one the caller organizes.
+   */
+  async function downloadingEvent(request: FastifyRequest): Promise<number> {
+    const { expires, signature } = request.query as Static<typeof ExportLink>;
+    if (expires === undefined && signature === undefined) {
+      loggedIn(request);
+      return organizedEvent(request);
+    }
+    if (expires === undefined || signature === undefined) throw badRequest('A signed link has both expires and signature', expires === undefined ? 'expires' : 'signature');
+    const check = links.check(request.url.split('?')[0]!, expires, signature);
+    if (check !== 'valid') throw forbidden(check === 'expired' ? 'This download link has expired: organizers download the archive signed in' : 'This download link is not valid');
+    const [event] = await app.db
+      .select({ id: events.id })
+      .from(events)
+      .where(and(eq(events.id, Number((request.params as { event_id: string }).event_id)), isNull(events.deletedAt)));
+    if (!event) throw notFound('Event not found');
+    return event.id;
+  }
 
   await app.register(async (scope) => {
     await scope.register(multipart, MULTIPART_OPTIONS);

@@ -81,7 +81,9 @@ export const nameOf = (op: Pick<Operation, 'method' | 'path'>) => `${op.method} 
 const router = FindMyWay({ maxParamLength: 500 });
 for (const op of operations) {
   const url = op.route.replace(/:path$/, '*');
-  if (!router.find(op.method as HTTPMethod, url)) router.on(op.method as HTTPMethod, url, () => {}, op);
+  // The same route twice (a path and its HEAD twin) only once; a static path (`/v1/events/upcoming`) is its
+  // own route, even where a parametric one (`/v1/events/:id`) matches it too.
+  if (!router.hasRoute(op.method as HTTPMethod, url)) router.on(op.method as HTTPMethod, url, () => {}, op);
 }
 
 /**

@@ -44,8 +44,8 @@ const UPLOADS: Record<string, string> = {
   '/v1/upload/files': 'UploadRequest',
   '/v1/events/import/{source_type}': 'ImportRequest',
 };
-/** Plain JSON or files out, no body in. */
-const PLAIN_READS = ['/v1/tasks/{task_id}', '/v1/events/{event_id}/exports/{path}'];
+/** Plain JSON or files out, no body in (the Open Event front end's loader reads the session routes as plain JSON). */
+const PLAIN_READS = ['/v1/tasks/{task_id}', '/v1/events/{event_id}/exports/{path}', '/v1/sessions/states', '/v1/events/{id}/sessions/languages'];
 const isJsonApi = (path: string) =>
   path.startsWith('/v1/') && !path.startsWith('/v1/auth/') && !PLAIN_ACTIONS.includes(path) && !(path in UPLOADS) && !PLAIN_READS.includes(path);
 
@@ -141,7 +141,11 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
     t.same(ok && !isRef(ok) ? Object.keys(ok.content ?? {}) : [], ['application/json'], `${label} answers plain JSON`);
   }
   const reads = operations.filter(({ path }) => PLAIN_READS.includes(path));
-  t.same(reads.map((r) => r.label).sort(), ['GET /v1/events/{event_id}/exports/{path}', 'GET /v1/tasks/{task_id}'], 'the task and the download');
+  t.same(
+    reads.map((r) => r.label).sort(),
+    ['GET /v1/events/{event_id}/exports/{path}', 'GET /v1/events/{id}/sessions/languages', 'GET /v1/sessions/states', 'GET /v1/tasks/{task_id}'],
+    "the task, the download, and the front end loader's session states and languages",
+  );
   for (const { label, op } of reads) {
     const ok = op.responses?.['200'];
     const types = ok && !isRef(ok) ? Object.keys(ok.content ?? {}) : [];

@@ -7,6 +7,7 @@ import t from 'tap';
 import { loadConfig } from '../../src/config.js';
 import { jobs } from '../../src/jobs/index.js';
 import { EXPORT_QUEUE } from '../../src/transfer/jobs.js';
+import { TEST_SECRET } from '../helpers/app.js';
 import { multipart } from '../helpers/images.js';
 import { appWithRoutes, checkCoverage, inject, runMatrix, type Recipe } from './matrix.js';
 import { buildMatrixWorld } from './matrix-world.js';
@@ -22,7 +23,7 @@ t.test('GET routes of the event service x callers', async (t) => {
 
   const started = await inject(app, 'POST', `/v1/events/${event}/export/json`, { token: owner.token, json: {} });
   const task = String(started.body?.task_url).split('/').pop()!;
-  const exportJob = jobs({ ...loadConfig({ LOG_LEVEL: 'silent' }), JWT_SECRET: 'unused by the export job' }).find((j) => j.name === EXPORT_QUEUE)!;
+  const exportJob = jobs({ ...loadConfig({ LOG_LEVEL: 'silent' }), JWT_SECRET: TEST_SECRET }).find((j) => j.name === EXPORT_QUEUE)!;
   await exportJob.handler(app)([{ data: { taskId: task } }] as never);
   const exported = await inject(app, 'GET', `/v1/tasks/${task}`, { token: owner.token });
   t.equal(exported.body?.state, 'SUCCESS', 'the export the matrix downloads is finished');
@@ -45,6 +46,10 @@ t.test('GET routes of the event service x callers', async (t) => {
       sees: (body) => (body?.included ?? []).some((r: { type: string; id: string }) => r.type === 'order' && r.id === w.order),
     }),
     'GET /v1/tasks/{task_id} [app build]': () => ({ path: `/v1/tasks/${appTask}` }),
+    'GET /v1/events/{event_id}/exports/{*} [signed link]': () => {
+      const link = new URL(exported.body?.result?.download_url);
+      return { path: link.pathname, query: Object.fromEntries(link.searchParams) };
+    },
     // Where the export job stores the archive, as its download URL gives away.
     'GET /static/media/{*} [an export archive]': () => ({ path: `/static/media/exports/${event}/${task}/event${event}.zip` }),
     'GET /v1/settings/{id} [storage and mail secrets]': () => ({

@@ -94,7 +94,7 @@ export const MATRIX: Record<string, Row> = {
   [`DELETE ${USER}`]: ownerOrStaff(200),
   [`POST ${USER}/speakers`]: ownerOrStaff(201),
   ...Object.fromEntries(
-    ['speakers', 'sessions', 'orders', 'notifications'].flatMap((name) => [
+    ['speakers', 'sessions', 'orders', 'notifications', 'owner-events', 'organizer-events', 'coorganizer-events'].flatMap((name) => [
       [`GET ${USER}/relationships/${name}`, ownerOrStaff(200)],
       [`GET ${USER}/${name}`, ownerOrStaff(200)],
     ]),
@@ -102,6 +102,9 @@ export const MATRIX: Record<string, Row> = {
 
   // Events: public when published; coorganizer rights and up edit, organizers delete, the owner manages roles.
   'GET /v1/events': everyone(200),
+  'GET /v1/events/upcoming': everyone(200),
+  [`GET ${EVENT}/sessions/languages`]: everyone(200),
+  'GET /v1/sessions/states': everyone(200),
   'POST /v1/events': signedIn(201),
   [`GET ${EVENT}`]: everyone(200),
   [`PATCH ${EVENT}`]: involved(200),
@@ -129,6 +132,8 @@ export const MATRIX: Record<string, Row> = {
   [`GET ${EVENT}/coorganizers`]: staffOnly(200),
   'POST /v1/events/{event_id}/export/json': involved(200),
   'GET /v1/events/{event_id}/exports/{*}': involved(200),
+  // The signed download_url of the task: whoever holds it, until it expires (the front end sends no token).
+  'GET /v1/events/{event_id}/exports/{*} [signed link]': everyone(200),
   'POST /v1/events/import/{source_type}': signedIn(200),
   // Only the requester and administrators know an export or import task exists.
   'GET /v1/tasks/{task_id}': row(401, 404, 200, 404, 200, 200),
@@ -151,8 +156,7 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/settings/{id}': everyone(200),
   'GET /v1/settings/{id} [storage and mail secrets]': shownTo('admin', 'superAdmin'),
   'PATCH /v1/settings/{id}': staffOnly(200),
-  'GET /v1/admin/statistics/mails': staffOnly(200),
-  'GET /v1/admin/statistics/sessions': staffOnly(200),
+  ...Object.fromEntries(['events', 'users', 'groups', 'mails', 'sessions'].map((n) => [`GET /v1/admin/statistics/${n}`, staffOnly(200)])),
 
   // The records of an event.
   ...eventRecord('event-copyrights'),

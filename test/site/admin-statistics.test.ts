@@ -9,6 +9,10 @@ const [user, admin, superAdmin] = [await seedUser(app), await seedUser(app, { ad
 
 const MAILS = '/v1/admin/statistics/mails';
 const SESSIONS = '/v1/admin/statistics/sessions';
+const EVENTS = '/v1/admin/statistics/events';
+const USERS = '/v1/admin/statistics/users';
+const GROUPS = '/v1/admin/statistics/groups';
+const ALL = [EVENTS, USERS, GROUPS, MAILS, SESSIONS];
 /** As the admin unless told; `null`: anonymous. */
 const get = (url: string, token: string | null = admin.token) => call(app, { url, token: token ?? undefined });
 
@@ -23,8 +27,15 @@ const sessionDocument = (attributes: Record<string, number>) => ({
   jsonapi: { version: '1.0' },
 });
 
+/** The document of one statistic: `type` as the Open Event front end's model names it. */
+const statistic = (url: string, type: string, attributes: Record<string, number>) => ({
+  data: { type, id: '1', attributes, links: { self: url } },
+  links: { self: url },
+  jsonapi: { version: '1.0' },
+});
+
 t.test('permissions: anonymous 401, user 403, admin and super admin 200', async (t) => {
-  for (const url of [MAILS, SESSIONS]) {
+  for (const url of ALL) {
     expectError(t, await get(url, null), 401);
     expectError(t, await get(url, user.token), 403, { detail: 'Admin access is required' });
     assertDocument(t, await get(url, admin.token), 200);
@@ -91,8 +102,43 @@ t.test('session statistics count live sessions by state', async (t) => {
   t.strictSame(res.body, sessionDocument(expected));
 });
 
+t.test('event statistics count live events: drafts and published ones not ended, and those ended', async (t) => {
+  // buildWorld: one published and one draft event, both in 2030.
+  t.strictSame((await get(EVENTS)).body, statistic(EVENTS, 'admin-statistics-event', { draft: 1, published: 1, past: 0 }));
+  const owner = world.cast.owner.token;
+  const past = await create(app, owner, 'events', 'event', { ...eventAttributes('Last Year'), 'starts-at': '2020-05-01T09:00:00Z', 'ends-at': '2020-05-02T09:00:00Z' });
+  await create(app, owner, 'events', 'event', { ...eventAttributes('Old Draft', 'draft'), 'starts-at': '2020-06-01T09:00:00Z', 'ends-at': '2020-06-02T09:00:00Z' });
+  await create(app, owner, 'events', 'event', eventAttributes('Another Draft', 'draft'));
+  const gone = await create(app, owner, 'events', 'event', eventAttributes('Gone'));
+  await app.sql`update events set deleted_at = now() where id = ${gone}`;
+  t.strictSame((await get(EVENTS)).body.data.attributes, { draft: 2, published: 1, past: 2 }, 'a deleted event does not count');
+  await app.sql`update events set deleted_at = now() where id = ${past}`;
+  t.strictSame((await get(EVENTS)).body.data.attributes, { draft: 2, published: 1, past: 1 });
+});
+
+t.test('user statistics count live users by their flags, their event roles and the attendees of orders', async (t) => {
+  const body = (await get(USERS)).body;
+  // buildWorld's cast: an owner of both events, an organizer and a coorganizer of both, one admin; and this file's admins.
+  t.strictSame(body, statistic(USERS, 'admin-statistics-user', {
+    'super-admin': 1, admin: 2, owner: 1, organizer: 1, coorganizer: 1, attendee: 0, 'track-organizer': 0,
+  }));
+  const buyer = await seedUser(app);
+  const attendees = (emails: string[]) => JSON.stringify(emails.map((email) => ({ firstname: 'A', lastname: 'B', email })));
+  await app.sql`insert into orders (identifier, event_id, user_id, attendees) values
+    ('order-a', ${world.published.event}, ${buyer.id}, ${attendees(['ada@example.org', 'bob@example.org'])}::jsonb),
+    ('order-b', ${world.draft.event}, ${buyer.id}, ${attendees(['ADA@example.org', 'cy@example.org'])}::jsonb)`;
+  t.equal((await get(USERS)).body.data.attributes.attendee, 3, 'distinct attendee addresses, whatever their letter case');
+  const ghost = await seedUser(app, { admin: true });
+  await app.sql`update users set deleted_at = now() where id = ${ghost.id}`;
+  t.equal((await get(USERS)).body.data.attributes.admin, 2, 'a deleted administrator does not count');
+});
+
+t.test('group statistics: this service has no groups', async (t) => {
+  t.strictSame((await get(GROUPS)).body, statistic(GROUPS, 'admin-statistics-group', { groups: 0, followers: 0, 'group-events': 0 }));
+});
+
 t.test('the filter forms and other query parameters', async (t) => {
-  for (const url of [MAILS, SESSIONS]) {
+  for (const url of ALL) {
     const plain = await get(url);
     assertDocument(t, plain, 200);
     for (const val of [1, '"1"']) {
@@ -113,6 +159,13 @@ t.test('the filter forms and other query parameters', async (t) => {
     ]) {
       expectError(t, await get(`${url}?filter=${encodeURIComponent(bad)}`), 400, { parameter: 'filter' });
     }
+    // As the Open Event front end sends it (app/routes/admin/index.js: queryRecord with filterOptions).
+    const options = 'filterOptions%5Bname%5D=id&filterOptions%5Bop%5D=eq&filterOptions%5Bval%5D=1';
+    t.strictSame((await get(`${url}?${options}`)).body, plain.body, `${url} filterOptions: the same document`);
+    expectError(t, await get(`${url}?${options.replace('val%5D=1', 'val%5D=2')}`), 404);
+    expectError(t, await get(`${url}?${options.replace('op%5D=eq', 'op%5D=ne')}`), 400, { parameter: 'filterOptions' });
+    expectError(t, await get(`${url}?filterOptions%5Bname%5D=id`), 400, { parameter: 'filterOptions' });
+    expectError(t, await get(`${url}?filterOptions%5Bother%5D=1`), 400, { parameter: 'filterOptions[other]' });
     expectError(t, await get(`${url}?unknown=1`), 400, { parameter: 'unknown' });
     expectError(t, await get(`${url}?page%5Bsize%5D=1`), 400, { parameter: 'page[size]' });
   }

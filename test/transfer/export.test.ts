@@ -6,8 +6,9 @@
 import { request } from 'node:http';
 import AdmZip from 'adm-zip';
 import t from 'tap';
+import { DownloadLinks } from '../../src/transfer/download-links.js';
 import { FILES } from '../../src/transfer/format.js';
-import { buildTestApp, call, until } from '../helpers/app.js';
+import { buildTestApp, call, TEST_SECRET, until } from '../helpers/app.js';
 import { buildWorld, create, expectCell, rel, tokenOf, type RoleName } from '../helpers/events.js';
 import { startS3, useS3 } from '../helpers/s3.js';
 import { startSmtp } from '../helpers/smtp.js';
@@ -244,6 +245,40 @@ t.test('download: who may, and nothing but the archive of a finished export of t
     t.not(res.type, 'application/zip', `${what}: no archive`);
   }
   t.equal((await download(`/v1/events/999999/exports/${task}/event999999.zip`, owner)).statusCode, 404, 'an unknown event');
+});
+
+t.test('download with the signed download_url: anyone holding it, without a token, until it expires', async (t) => {
+  const { task, path, taskUrl } = await exported(draft.event, owner);
+  const url = new URL(task.result.download_url as string);
+  t.equal(url.origin + url.pathname, `${PUBLIC_URL}${path}`, 'the download path, signed');
+  t.match(url.search, /^\?expires=\d+&signature=[0-9a-f]{64}$/);
+  const expires = Number(url.searchParams.get('expires'));
+  t.ok(Math.abs(expires - (Date.now() / 1000 + 604800)) < 3600, 'it works for EXPORT_LINK_SECONDS (7 days by default)');
+  const signed = `${url.pathname}${url.search}`;
+  const res = await download(signed);
+  t.equal(res.statusCode, 200, 'no token needed (a draft event: nobody could see it anonymously)');
+  t.equal(res.headers['content-type'], 'application/zip');
+  t.ok(new AdmZip(res.rawPayload).getEntry('event.json'), 'the archive');
+  t.equal((await download(signed, tokenOf(cast, 'other'))).statusCode, 200, 'whoever sends it, with whatever token');
+
+  const links = new DownloadLinks(TEST_SECRET, 60);
+  const other = taskUrl.split('/').pop()!.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'));
+  const refused: [string, string, number][] = [
+    ['a changed signature', signed.replace(/.$/, (c) => (c === '0' ? '1' : '0')), 403],
+    ['a later expiry', signed.replace(/expires=\d+/, `expires=${expires + 1}`), 403],
+    ['the signature of another path', `${path.replace(taskUrl.split('/').pop()!, other)}${url.search}`, 403],
+    ['an expired link', links.signed('', path, Date.now() - 120_000), 403],
+    ['a link signed with another secret', new DownloadLinks('another-secret-that-is-32-characters-long!!', 60).signed('', path), 403],
+    ['only the expiry', `${path}?expires=${expires}`, 400],
+    ['only the signature', `${path}?${url.searchParams.get('signature') ? `signature=${url.searchParams.get('signature')}` : ''}`, 400],
+  ];
+  for (const [what, target, status] of refused) {
+    const answer = await download(target);
+    t.equal(answer.statusCode, status, `${what}: ${status}`);
+    t.not(answer.headers['content-type'], 'application/zip', `${what}: no archive`);
+  }
+  t.match((await download(links.signed('', path, Date.now() - 120_000))).json(), { errors: [{ detail: /expired/ }] }, 'an expired link says so');
+  t.equal((await download(path)).statusCode, 401, 'the unsigned path still needs a token');
 });
 
 t.test('the requester gets an e-mail with the download URL', async (t) => {

@@ -190,7 +190,7 @@ t.test('export with all flags, download, import, and the new event equals the ol
   const started = await call(app, { method: 'POST', url: `/v1/events/${event}/export/json`, token: owner, headers: { 'content-type': 'application/json' }, body: { image: true, video: true, audio: true, document: true } });
   t.equal(started.status, 200);
   const exported = await task(started.body.task_url, owner);
-  t.match(exported, { state: 'SUCCESS', result: { download_url: new RegExp(`/v1/events/${event}/exports/[0-9a-f-]{36}/event${event}\\.zip$`) } });
+  t.match(exported, { state: 'SUCCESS', result: { download_url: new RegExp(`/v1/events/${event}/exports/[0-9a-f-]{36}/event${event}\\.zip\\?expires=\\d+&signature=[0-9a-f]{64}$`) } });
   const download = await app.inject({ method: 'GET', url: new URL(exported.result.download_url).pathname, headers: { authorization: `JWT ${owner}` } });
   t.equal(download.statusCode, 200, 'the archive downloads');
   t.equal(download.headers['content-type'], 'application/zip');

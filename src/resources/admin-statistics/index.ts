@@ -1,7 +1,7 @@
-import { Type, type TSchema } from '@sinclair/typebox';
-import { and, count, eq, gte, isNull, sql, type SQL } from 'drizzle-orm';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { and, count, countDistinct, eq, gte, isNull, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { events, mails, sessions } from '../../../db/schema/index.js';
+import { eventRoles, events, mails, orders, sessions, users } from '../../../db/schema/index.js';
 import { requireStaff } from '../../auth/caller.js';
 import { badRequest, notFound } from '../../jsonapi/errors.js';
 import { operation } from '../../jsonapi/routes.js';
@@ -10,26 +10,42 @@ import { API_PREFIX } from '../../jsonapi/serialize.js';
 
 const TAG = 'Admin statistics';
 
-/** The client asks for the one record with `filter=[{"name":"id","op":"eq","val":1}]`; a plain GET is the same. */
+/**
+ * The client asks for the one record with `filter=[{"name":"id","op":"eq","val":1}]`, or, as the Open Event
+ * front end does (`app/routes/admin/index.js`), with `filterOptions[name]=id&filterOptions[op]=eq&filterOptions[val]=1`;
+ * a plain GET is the same.
+ */
 const StatisticsQuery = Type.Object(
-  { filter: Type.Optional(Type.String({ maxLength: 1000, description: 'optional: [{"name":"id","op":"eq","val":1}]' })) },
+  {
+    filter: Type.Optional(Type.String({ maxLength: 1000, description: 'optional: [{"name":"id","op":"eq","val":1}]' })),
+    'filterOptions[name]': Type.Optional(Type.String({ maxLength: 64, description: 'optional, with op and val: `id`' })),
+    'filterOptions[op]': Type.Optional(Type.String({ maxLength: 64, description: 'optional: `eq`' })),
+    'filterOptions[val]': Type.Optional(Type.String({ maxLength: 64, description: 'optional: `1`' })),
+  },
   { additionalProperties: false },
 );
+type StatisticsQuery = Static<typeof StatisticsQuery>;
 
-/** 400 for anything but id conditions; 404 when they name another record than "1". */
-function checkFilter(raw: string | undefined) {
-  if (raw === undefined) return;
+/** The conditions a query names: those of `filter`, and the one `filterOptions[...]` spells out. */
+function conditionsOf(query: StatisticsQuery): unknown[] {
+  const options = [query['filterOptions[name]'], query['filterOptions[op]'], query['filterOptions[val]']];
+  const spelled = options.some((o) => o !== undefined) ? [{ name: options[0], op: options[1], val: options[2] }] : [];
+  if (query.filter === undefined) return spelled;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw);
+    parsed = JSON.parse(query.filter);
   } catch {
     throw badRequest('Invalid filter: not JSON', 'filter');
   }
-  const entries = Array.isArray(parsed) ? parsed : [parsed];
-  for (const entry of entries) {
+  return [...(Array.isArray(parsed) ? parsed : [parsed]), ...spelled];
+}
+
+/** 400 for anything but id conditions; 404 when they name another record than "1". */
+function checkFilter(query: StatisticsQuery) {
+  for (const entry of conditionsOf(query)) {
     const { name, op, val } = (entry ?? {}) as Record<string, unknown>;
     if (name !== 'id' || op !== 'eq' || (typeof val !== 'number' && typeof val !== 'string')) {
-      throw badRequest('Invalid filter: only [{"name":"id","op":"eq","val":1}] is supported here', 'filter');
+      throw badRequest('Invalid filter: only [{"name":"id","op":"eq","val":1}] is supported here', query.filter === undefined ? 'filterOptions' : 'filter');
     }
     if (String(val) !== '1') throw notFound();
   }
@@ -49,10 +65,96 @@ interface Statistic {
   compute(app: FastifyInstance): Promise<Record<string, number>>;
 }
 
+const USER_COUNT_DESCRIPTIONS: Record<string, string> = {
+  'super-admin': 'super administrators',
+  admin: 'administrators who are not super administrators',
+  owner: 'users who created a live event',
+  organizer: 'users who organize a live event',
+  coorganizer: 'users who coorganize a live event',
+  attendee: 'distinct attendee e-mail addresses of the orders of live events',
+  'track-organizer': 'always 0: this service has no track organizers',
+};
+const USER_COUNTS = Object.keys(USER_COUNT_DESCRIPTIONS);
+
 const WINDOWS: Record<string, number> = { 'one-day': 1, 'three-days': 3, 'seven-days': 7, 'thirty-days': 30 };
 const STATES = ['confirmed', 'accepted', 'submitted', 'draft', 'rejected', 'pending'];
 
+/** Distinct users holding `role` in live events. */
+const holders = async (app: FastifyInstance, role: 'organizer' | 'coorganizer') => {
+  const [row] = await app.db
+    .select({ n: countDistinct(eventRoles.userId) })
+    .from(eventRoles)
+    .innerJoin(events, and(eq(events.id, eventRoles.eventId), isNull(events.deletedAt)))
+    .where(eq(eventRoles.role, role));
+  return row!.n;
+};
+
 const statistics: Statistic[] = [
+  {
+    path: 'events',
+    type: 'admin-statistics-event',
+    name: 'AdminStatisticsEvent',
+    summary: 'Events by state',
+    attributes: counts(['draft', 'published', 'past'], (n) => (n === 'past' ? 'events that have ended' : `events in state ${n} that have not ended`)),
+    async compute(app) {
+      const ended = sql`${events.endsAt} <= now()`;
+      const [row] = await app.db
+        .select({
+          draft: sql<number>`count(*) filter (where not ${ended} and ${events.state} = 'draft')::int`,
+          published: sql<number>`count(*) filter (where not ${ended} and ${events.state} = 'published')::int`,
+          past: sql<number>`count(*) filter (where ${ended})::int`,
+        })
+        .from(events)
+        .where(isNull(events.deletedAt));
+      return row!;
+    },
+  },
+  {
+    path: 'users',
+    type: 'admin-statistics-user',
+    name: 'AdminStatisticsUser',
+    summary: 'Users by rights and role',
+    attributes: counts(USER_COUNTS, (n) => USER_COUNT_DESCRIPTIONS[n]!),
+    async compute(app) {
+      const live = isNull(events.deletedAt);
+      const [[flags], [owners], organizer, coorganizer, [attendees]] = await Promise.all([
+        app.db
+          .select({
+            superAdmin: sql<number>`count(*) filter (where ${users.isSuperAdmin})::int`,
+            admin: sql<number>`count(*) filter (where ${users.isAdmin} and not ${users.isSuperAdmin})::int`,
+          })
+          .from(users)
+          .where(isNull(users.deletedAt)),
+        app.db.select({ n: countDistinct(events.ownerId) }).from(events).where(live),
+        holders(app, 'organizer'),
+        holders(app, 'coorganizer'),
+        app.db
+          .select({ n: sql<number>`count(distinct lower(attendee->>'email'))::int` })
+          .from(orders)
+          .innerJoin(events, and(eq(events.id, orders.eventId), live))
+          .crossJoinLateral(sql`jsonb_array_elements(${orders.attendees}) as attendee`)
+          .where(isNull(orders.deletedAt)),
+      ]);
+      return {
+        'super-admin': flags!.superAdmin,
+        admin: flags!.admin,
+        owner: owners!.n,
+        organizer,
+        coorganizer,
+        attendee: attendees!.n,
+        'track-organizer': 0,
+      };
+    },
+  },
+  {
+    path: 'groups',
+    type: 'admin-statistics-group',
+    name: 'AdminStatisticsGroup',
+    summary: 'Groups (this service has none)',
+    attributes: counts(['groups', 'followers', 'group-events'], (n) => `${n.replace('-', ' ')}: always 0, this service has no groups`),
+    // The front end's dashboard asks for all five statistics at once and fails on any 404.
+    compute: async () => ({ groups: 0, followers: 0, 'group-events': 0 }),
+  },
   {
     path: 'mails',
     type: 'admin-statistics-mail',
@@ -87,7 +189,7 @@ const statistics: Statistic[] = [
   },
 ];
 
-/** `GET /v1/admin/statistics/{mails,sessions}`: one resource, id "1", for administrators. */
+/** `GET /v1/admin/statistics/{events,users,groups,mails,sessions}`: one resource each, id "1", for administrators. */
 export default async function adminStatisticsRoutes(app: FastifyInstance) {
   for (const stat of statistics) {
     const self = `${API_PREFIX}/admin/statistics/${stat.path}`;
@@ -113,7 +215,7 @@ export default async function adminStatisticsRoutes(app: FastifyInstance) {
     // Counts over the last days change with the clock, not only with the data: never kept.
     app.get(self, { ...options, config: { ...options.config, cache: false } }, async (request) => {
       requireStaff(request);
-      checkFilter((request.query as { filter?: string }).filter);
+      checkFilter(request.query as StatisticsQuery);
       const attributes = await stat.compute(app);
       return { data: { type: stat.type, id: '1', attributes, links: { self } }, links: { self }, jsonapi };
     });

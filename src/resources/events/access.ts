@@ -7,7 +7,7 @@
  * records under them, exist only for their organizers, coorganizers and administrators: everyone
  * else gets 404, as if there were nothing.
  */
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { eventRoles, events } from '../../../db/schema/index.js';
 import { isStaff, loggedIn, type Caller } from '../../auth/caller.js';
@@ -108,6 +108,25 @@ export async function requireRole(ctx: Ctx, eventId: number, level: Level, missi
   const role = await roleIn(ctx, eventId, missing);
   if (isStaff(caller)) return;
   if (!role || LEVELS[role] < LEVELS[level]) throw forbidden(NEEDS[level]);
+}
+
+/**
+ * The id of the live event a path names by id or identifier (`/v1/events/{id}/...`): 404 when there is
+ * none, or when the caller may not see it (a draft, to those without a role in it).
+ */
+export async function eventIdNamed(ctx: Ctx, named: string, missing = 'Event not found'): Promise<number> {
+  // No identifier holds a NUL (PostgreSQL text cannot), and comparing one would be a database error.
+  if (named.includes('\0')) throw notFound(missing);
+  const id = integerId(named);
+  const byName = eq(events.identifier, named);
+  const [row] = await ctx.db
+    .select({ id: events.id })
+    .from(events)
+    .where(and(id === undefined ? byName : or(eq(events.id, id), byName), isNull(events.deletedAt)))
+    .limit(1);
+  if (!row) throw notFound(missing);
+  await roleIn(ctx, row.id, missing);
+  return row.id;
 }
 
 /** The event a write names (`relationships.event`), as a number; 404 for anything that is not an id. */

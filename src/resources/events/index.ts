@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { eventRoles, events } from '../../../db/schema/index.js';
 import { loggedIn } from '../../auth/caller.js';
 import { withImageVariants } from '../../images/variants.js';
@@ -97,6 +98,18 @@ export const eventResource = defineResource({
     owner: { kind: 'toOne', type: 'user', column: 'ownerId', readOnly: true, description: 'the creator of the event' },
     organizers: role('organizer', 'organizers: owner rights except managing roles; only the owner changes them'),
     coorganizers: role('coorganizer', 'coorganizers edit the event and its records; only the owner changes them'),
+  },
+  views: {
+    upcoming: {
+      summary: 'List upcoming events',
+      description:
+        'Published public events that have not ended (the home page of the Open Event front end), soonest first. ' +
+        'Readable by everyone, like every published event.',
+      where: (_ctx, t) => and(eq(t.state!, 'published'), eq(t.privacy!, 'public'), gt(t.endsAt!, sql`now()`)),
+      sort: 'starts-at',
+      params: { upcoming: Type.Optional(Type.String({ maxLength: 16, description: 'sent by the Open Event front end (`true`); no effect' })) },
+      volatile: true,
+    },
   },
   policy: eventPolicy,
   hooks: withImageVariants('event', {

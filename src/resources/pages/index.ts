@@ -21,8 +21,10 @@ export const pageResource = defineResource({
         minLength: 1,
         maxLength: 2048,
         // `//host` and `/\host` lead browsers to another site: a site path's second character is neither.
-        pattern: '^(/(?![/\\\\])[^\\s]*|https?://[^\\s]+)$',
-        description: 'a site path such as /terms, or an http(s) URL',
+        // The Open Event front end writes paths without the leading slash (`terms`) and finds pages by
+        // them; such a path holds no `:`, so it is never read as a scheme (`javascript:`).
+        pattern: '^(/(?![/\\\\])[^\\s]*|https?://[^\\s]+|[^\\s:/\\\\?#][^\\s:\\\\]*)$',
+        description: 'a site path such as /terms, or terms as the Open Event front end writes it, or an http(s) URL',
       }),
       required: true,
     },

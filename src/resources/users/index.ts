@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { users } from '../../../db/schema/index.js';
+import { eventRoles, users } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
 import { hashPassword } from '../../auth/password.js';
 import { forbidden } from '../../jsonapi/errors.js';
 import { withImageVariants } from '../../images/variants.js';
-import { defineResource } from '../../jsonapi/resource.js';
+import { defineResource, type Ctx, type Row, type ToManySpec } from '../../jsonapi/resource.js';
 import { DateTime, Email, Nullable, Text, Url } from '../../jsonapi/types.js';
 import { userPolicy } from './policy.js';
 
@@ -13,6 +13,21 @@ const url = (column: string, description: string, readOnly = false) => ({
   column,
   schema: Nullable(Url({ description })),
   readOnly,
+});
+
+/** A relationship only the user and administrators may follow. */
+const ownOnly = (message: string) => (ctx: Ctx, row: Row) => {
+  if (row.id !== loggedIn(ctx).id && !isStaff(ctx.caller)) throw forbidden(message);
+};
+
+/** The events in which the user holds a role (set on the event's role relationships, read-only here). */
+const roleEvents = (role: 'organizer' | 'coorganizer'): ToManySpec => ({
+  kind: 'toMany',
+  type: 'event',
+  through: { table: eventRoles, from: 'userId', to: 'eventId', where: { role } },
+  readOnly: true,
+  description: `the events the user is a${role === 'organizer' ? 'n' : ''} ${role} of; the user and administrators only`,
+  guard: ownOnly("These are another user's events"),
 });
 
 export const userResource = defineResource({
@@ -78,10 +93,18 @@ export const userResource = defineResource({
       type: 'notification',
       foreignKey: 'userId',
       description: "the user's notifications; the user and administrators only",
-      guard: (ctx, row) => {
-        if (row.id !== loggedIn(ctx).id && !isStaff(ctx.caller)) throw forbidden("These are another user's notifications");
-      },
+      guard: ownOnly("These are another user's notifications"),
     },
+    'owner-events': {
+      kind: 'toMany',
+      type: 'event',
+      foreignKey: 'ownerId',
+      readOnly: true,
+      description: 'the events the user created; the user and administrators only',
+      guard: ownOnly("These are another user's events"),
+    },
+    'organizer-events': roleEvents('organizer'),
+    'coorganizer-events': roleEvents('coorganizer'),
   },
   policy: userPolicy,
   hooks: withImageVariants('user'),

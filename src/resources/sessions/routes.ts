@@ -1,0 +1,87 @@
+import { Type } from '@sinclair/typebox';
+import { and, asc, eq, isNotNull, ne } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { sessions } from '../../../db/schema/index.js';
+import { errorResponses } from '../../jsonapi/routes.js';
+import { API_PREFIX } from '../../jsonapi/serialize.js';
+import type { Columns } from '../../jsonapi/resource.js';
+import { eventIdNamed } from '../events/access.js';
+import { sessionPolicy } from './policy.js';
+import { ORGANIZER_MOVES, SESSION_STATES, SPEAKER_MOVES, type SessionState } from './states.js';
+
+const TAG = 'Sessions';
+
+/** `{state: {target: true}}` for one party's moves: the shape the Open Event front end reads. */
+const movesMap = (moves: Record<SessionState, SessionState[]>) =>
+  Object.fromEntries(SESSION_STATES.map((from) => [from, Object.fromEntries(moves[from].map((to) => [to, true]))]));
+
+const Moves = Type.Object(
+  Object.fromEntries(
+    SESSION_STATES.map((from) => [
+      from,
+      Type.Object(Object.fromEntries(SESSION_STATES.map((to) => [to, Type.Optional(Type.Literal(true))])), { additionalProperties: false }),
+    ]),
+  ),
+  { additionalProperties: false, description: 'for each state, the states it may move to (each `true`)' },
+);
+const SessionStates = Type.Object(
+  { organizer: Moves, speaker: Moves },
+  { $id: 'SessionStates', additionalProperties: false, description: 'the session state moves organizers and speakers may make' },
+);
+/** Neither route takes a query parameter (the engine's lists refuse unknown ones too). */
+const NoQuery = Type.Object({}, { additionalProperties: false });
+const SessionLanguages = Type.Array(Type.String(), { $id: 'SessionLanguages', description: 'the distinct languages, sorted' });
+
+/**
+ * `GET /v1/sessions/states`, the transition table as data, and `GET /v1/events/{id}/sessions/languages`,
+ * the languages of the sessions a caller may see: JSON the front end's loader reads, not JSON:API.
+ */
+export default async function sessionRoutes(app: FastifyInstance) {
+  app.addSchema(SessionStates);
+  app.addSchema(SessionLanguages);
+  app.get(
+    `${API_PREFIX}/sessions/states`,
+    {
+      schema: {
+        tags: [TAG],
+        operationId: 'getSessionStates',
+        summary: 'Session state moves',
+        description:
+          'The moves of the transition table (see the session resource) as `{organizer: {from: {to: true}}, speaker: ...}`, ' +
+          'the shape the Open Event front end reads to offer its buttons. Public: it is no secret.',
+        security: [],
+        querystring: NoQuery,
+        response: { 200: Type.Ref(SessionStates, { description: 'The moves' }), ...errorResponses([400], {}, { database: false }) },
+      },
+    },
+    async () => ({ organizer: movesMap(ORGANIZER_MOVES), speaker: movesMap(SPEAKER_MOVES) }),
+  );
+
+  app.get(
+    `${API_PREFIX}/events/:id/sessions/languages`,
+    {
+      onRequest: (request) => app.authenticate(request),
+      schema: {
+        tags: [TAG],
+        operationId: 'getEventSessionLanguages',
+        summary: "Languages of an event's sessions",
+        description:
+          'The distinct languages of the sessions of the event that the caller may see (for the schedule filter of the ' +
+          'Open Event front end), sorted. The event is named by id or identifier; a draft answers 404 to those without a role in it.',
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'id or identifier of the event' }) }),
+        querystring: NoQuery,
+        response: { 200: Type.Ref(SessionLanguages, { description: 'The languages' }), ...errorResponses([400, 401, 404]) },
+      },
+    },
+    async (request) => {
+      const ctx = { caller: request.caller, db: app.db, request };
+      const eventId = await eventIdNamed(ctx, (request.params as { id: string }).id);
+      const rows = await app.db
+        .selectDistinct({ language: sessions.language })
+        .from(sessions)
+        .where(and(eq(sessions.eventId, eventId), isNotNull(sessions.language), ne(sessions.language, ''), sessionPolicy.scope(ctx, sessions as unknown as Columns)))
+        .orderBy(asc(sessions.language));
+      return rows.map((r) => r.language!);
+    },
+  );
+}
