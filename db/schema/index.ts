@@ -7,3 +7,4 @@ export * from './orders.js';
 export * from './tasks.js';
 export * from './assistant.js';
 export * from './rate-limits.js';
+export * from './logins.js';

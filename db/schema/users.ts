@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, jsonb, pgTable, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 
 export const users = pgTable(
@@ -24,6 +24,15 @@ export const users = pgTable(
     iconImageUrl: text('icon_image_url'),
     isAdmin: boolean('is_admin').notNull().default(false),
     isSuperAdmin: boolean('is_super_admin').notNull().default(false),
+    /** The account's address was proven by a link mailed to it (or an administrator said so). */
+    isVerified: boolean('is_verified').notNull().default(false),
+    publicName: varchar('public_name', { length: 255 }),
+    wasRegisteredWithOrder: boolean('was_registered_with_order').notNull().default(false),
+    /**
+     * Raised by every password change: access tokens that belong to no login (the assistant's) carry the
+     * generation they were issued in and end when it moves on (plugins/auth.ts).
+     */
+    tokenGeneration: integer('token_generation').notNull().default(0),
     /** The assistant's role below admin (`user`, `reviewer`, `operator`); admins are the flags above. */
     assistantRole: varchar('assistant_role', { length: 16 }).notNull().default('user'),
     /** The assistant's personal store: name -> value. */
