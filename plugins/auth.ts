@@ -2,7 +2,7 @@ import fastifyJwt from '@fastify/jwt';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { users } from '../db/schema/index.js';
+import { logins, users } from '../db/schema/index.js';
 import type { Caller } from '../src/auth/caller.js';
 import { unauthorized } from '../src/jsonapi/errors.js';
 import { wantsFresh } from './read-cache.js';
@@ -13,6 +13,19 @@ export interface AuthOptions {
   expiresIn: number;
 }
 
+/**
+ * What ends an access token before its expiry besides its account's deletion: the login it belongs to
+ * (`sid`, tokens of `POST /v1/auth/login` and its refreshes), or else the account's token generation it
+ * was issued in (`gen`, the assistant's tokens), which every password change moves on.
+ */
+export type TokenScope = { loginId: string } | { generation: number };
+
+interface Claims {
+  identity: number;
+  sid?: string;
+  gen?: number;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller | null;
@@ -20,25 +33,40 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Sets `request.caller` from the Authorization header; 401 for a bad, expired or orphaned token. */
     authenticate(request: FastifyRequest): Promise<void>;
-    /** The live account a token names; 401 for a bad, expired or orphaned token. */
+    /** The live account a token names; 401 for a bad, expired, revoked or orphaned token. */
     callerOf(token: string, fresh?: boolean): Promise<Caller>;
-    issueToken(userId: number): string;
+    issueToken(userId: number, scope?: TokenScope): string;
   }
 }
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
-    payload: { identity: number };
+    payload: Claims;
   }
 }
 
-/** `Authorization: JWT <token>` (the documented form) or `Bearer <token>`. */
-function tokenOf(request: FastifyRequest): string | undefined {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Joined when a token names no login: no login has this id. */
+const NO_LOGIN = '00000000-0000-0000-0000-000000000000';
+
+/** The token of `Authorization: JWT <token>` (the documented form) or `Bearer <token>`. */
+export function bearerOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header === undefined) return undefined;
   const match = /^(JWT|Bearer)\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthorized('Authorization header must be "JWT <token>" or "Bearer <token>"');
   return match[2];
+}
+
+/** Claims as this service issues them; anything else is not a token of ours. */
+function isClaims(claims: Partial<Claims>): claims is Claims {
+  const { identity, sid, gen } = claims;
+  // Ids are positive int4 values; a larger number would fail in PostgreSQL rather than match nothing.
+  return (
+    Number.isInteger(identity) && identity! >= 1 && identity! <= 2147483647 &&
+    (sid === undefined || (typeof sid === 'string' && UUID.test(sid))) &&
+    (gen === undefined || (Number.isInteger(gen) && gen >= 0 && gen <= 2147483647))
+  );
 }
 
 export default fp(
@@ -52,35 +80,48 @@ export default fp(
     });
     app.decorateRequest('caller', null);
 
-    app.decorate('issueToken', (userId: number) => app.jwt.sign({ identity: userId }, { sub: String(userId) }));
+    app.decorate('issueToken', (userId: number, scope: TokenScope = { generation: 0 }) =>
+      app.jwt.sign({ identity: userId, ...('loginId' in scope ? { sid: scope.loginId } : { gen: scope.generation }) }, { sub: String(userId) }),
+    );
 
     // `fresh`: read the account even when the read cache holds it (Cache-Control: no-cache).
     app.decorate('callerOf', async (token: string, fresh = false): Promise<Caller> => {
-      let identity: unknown;
+      let claims: Partial<Claims>;
       try {
-        identity = app.jwt.verify<{ identity: number }>(token).identity;
+        claims = app.jwt.verify<Claims>(token);
       } catch (err) {
         const expired = (err as { code?: string }).code === 'FAST_JWT_EXPIRED';
         throw unauthorized(expired ? 'Token has expired' : 'Invalid token');
       }
-      // Ids are positive int4 values; a larger number would fail in PostgreSQL rather than match nothing.
-      if (!Number.isInteger(identity) || (identity as number) < 1 || (identity as number) > 2147483647)
-        throw unauthorized('Invalid token');
+      if (!isClaims(claims)) throw unauthorized('Invalid token');
+      const { identity, sid } = claims;
       const load = async () => {
-        const [caller] = await app.db
-          .select({ id: users.id, email: users.email, isAdmin: users.isAdmin, isSuperAdmin: users.isSuperAdmin })
+        const [row] = await app.db
+          .select({
+            id: users.id,
+            email: users.email,
+            isAdmin: users.isAdmin,
+            isSuperAdmin: users.isSuperAdmin,
+            generation: users.tokenGeneration,
+            login: logins.id,
+            ended: logins.endedAt,
+          })
           .from(users)
-          .where(and(eq(users.id, identity as number), isNull(users.deletedAt)))
+          .leftJoin(logins, and(eq(logins.id, sid ?? NO_LOGIN), eq(logins.userId, users.id)))
+          .where(and(eq(users.id, identity), isNull(users.deletedAt)))
           .limit(1);
-        return caller;
+        return row;
       };
-      const caller = await (app.readCache && !fresh ? app.readCache.caller(identity as number, load) : load());
-      if (!caller) throw unauthorized('The account of this token no longer exists');
-      return caller;
+      const row = await (app.readCache && !fresh ? app.readCache.caller(`${identity} ${sid ?? ''}`, load) : load());
+      if (!row) throw unauthorized('The account of this token no longer exists');
+      if (sid !== undefined ? row.login === null || row.ended !== null : (claims.gen ?? 0) !== row.generation) {
+        throw unauthorized(sid !== undefined ? 'The login of this token has ended' : 'The password changed since this token was issued');
+      }
+      return { id: row.id, email: row.email, isAdmin: row.isAdmin, isSuperAdmin: row.isSuperAdmin, loginId: sid ?? null };
     });
 
     app.decorate('authenticate', async (request: FastifyRequest) => {
-      const token = tokenOf(request);
+      const token = bearerOf(request);
       if (token !== undefined) request.caller = await app.callerOf(token, wantsFresh(request));
     });
   },

@@ -80,14 +80,19 @@ export function toErrorDocument(err: unknown): { status: number; errors: ErrorOb
   return { status: 500, errors: [{ status: '500', title: 'Unknown error', detail: 'The server could not complete the request' }] };
 }
 
-/** Answers any failure as a JSON:API error document (also errors Fastify raises before routing). */
-export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown) {
+/**
+ * Answers any failure as a JSON:API error document (also errors Fastify raises before routing).
+ * `errorMember`: the document also carries `error`, the first error's detail (the logins' failures, for
+ * clients of the reference server, which answers `{"error": "..."}`).
+ */
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown, { errorMember = false } = {}) {
   const doc = toErrorDocument(err);
   if (doc.status >= 500) request.log.error({ err }, 'request failed');
   if (doc.headers) reply.headers(doc.headers);
+  const body = { errors: doc.errors, jsonapi: jsonapiMember, ...(errorMember ? { error: doc.errors[0]!.detail } : {}) };
   // Bytes: a reply made before routing (frameworkErrors) skips the onSend hook that keeps JSON types
   // free of the charset parameter Fastify adds to text.
-  return reply.code(doc.status).type(MEDIA_TYPE).send(Buffer.from(JSON.stringify({ errors: doc.errors, jsonapi: jsonapiMember })));
+  return reply.code(doc.status).type(MEDIA_TYPE).send(Buffer.from(JSON.stringify(body)));
 }
 
 declare module 'fastify' {

@@ -32,7 +32,7 @@ interface Pending {
  */
 export class ReadCache {
   private entries = new Map<string, Entry>();
-  private callers = new Map<number, unknown>();
+  private callers = new Map<string, unknown>();
   private bytes = 0;
   private generation = 0;
   private pending = new WeakMap<FastifyRequest, Pending>();
@@ -51,15 +51,15 @@ export class ReadCache {
     return this.entries.size;
   }
 
-  /** The memoized caller of an account id, or `load`'s answer, kept unless a change came meanwhile. */
-  async caller<T>(id: number, load: () => Promise<T>): Promise<T> {
-    if (this.callers.has(id)) return this.callers.get(id) as T;
+  /** The memoized caller of a token (its account and login), or `load`'s answer, kept unless a change came meanwhile. */
+  async caller<T>(key: string, load: () => Promise<T>): Promise<T> {
+    if (this.callers.has(key)) return this.callers.get(key) as T;
     const generation = this.generation;
     const caller = await load();
     if (generation !== this.generation) return caller;
     // Bounded like the answers: a flood of distinct tokens starts the memo over.
     if (this.callers.size >= MAX_CALLERS) this.callers.clear();
-    this.callers.set(id, caller);
+    this.callers.set(key, caller);
     return caller;
   }
 

@@ -10,6 +10,8 @@ import errorHandler, { sendError } from '../plugins/error-handler.js';
 import mailerPlugin from '../plugins/mailer.js';
 import openapi from '../plugins/openapi.js';
 import storagePlugin from '../plugins/storage.js';
+import { accountMailPlugin } from './auth/account-mail.js';
+import accountRoutes from './auth/account-routes.js';
 import { loginLimitsOf } from './auth/login.js';
 import authRoutes from './auth/routes.js';
 import benchRoutes from './bench-routes.js';
@@ -20,6 +22,7 @@ import { appgenRoutes, appgenTag } from './appgen/routes.js';
 import jsonapi from './jsonapi/plugin.js';
 import type { ResourceSpec } from './jsonapi/resource.js';
 import { jobs } from './jobs/index.js';
+import { mailLimitsOf } from './rate-limits/mail.js';
 import { loggerOptions } from './request-log.js';
 import { resources, siteRoutes, siteTags } from './resources/index.js';
 import { buildValidator } from './validation.js';
@@ -116,8 +119,10 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
     retryLimit: config.MAIL_RETRY_LIMIT,
   });
   await app.register(authPlugin, { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN });
+  await app.register(accountMailPlugin, { limits: mailLimitsOf(config) });
   await app.register(jsonapi, { resources: served });
-  await app.register(authRoutes, { expiresIn: config.JWT_EXPIRES_IN, limits: loginLimitsOf(config) });
+  await app.register(authRoutes, { lifetimes: { access: config.JWT_EXPIRES_IN, refresh: config.JWT_REFRESH_EXPIRES_IN }, limits: loginLimitsOf(config) });
+  await app.register(accountRoutes, { limits: loginLimitsOf(config) });
   for (const routes of siteRoutes) await app.register(routes, { config });
   await app.register(filesRoutes, { config });
   await app.register(transferRoutes, { config });

@@ -15,7 +15,7 @@ type PlainJsonOperations = {
 };
 
 /**
- * The operations whose body is plain JSON (the logins, send-receipt, image upload, export, app generator); every other body is a
+ * The operations whose body is plain JSON (the logins and account flows, check_email, send-receipt, image upload, export, app generator); every other body is a
  * JSON:API document, or a multipart form (file uploads) whose content type fetch sets with its boundary.
  * Its type is derived from the generated `paths`, so the compiler fails when an operation is
  * missing here or listed wrongly.
@@ -23,6 +23,13 @@ type PlainJsonOperations = {
 const plainJsonOperations: PlainJsonOperations = {
   '/v1/auth/login': { post: true },
   '/auth/session': { post: true },
+  '/v1/auth/token/refresh': { post: true },
+  '/v1/auth/logout': { post: true },
+  '/v1/auth/verify-email': { post: true },
+  '/v1/auth/resend-verification-email': { post: true },
+  '/v1/auth/reset-password': { post: true, patch: true },
+  '/v1/auth/change-password': { post: true },
+  '/v1/users/check_email': { post: true },
   '/v1/attendees/send-receipt': { post: true },
   '/v1/upload/image': { post: true },
   '/v1/events/{event_id}/export/json': { post: true },

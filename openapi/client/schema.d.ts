@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List users
-         * @description Pages of users with sort, filter, include and sparse fieldsets. An account. Registration is open; a user reads and changes only their own record unless an administrator. Deleting keeps the record with deleted-at set and ends its tokens.
+         * @description Pages of users with sort, filter, include and sparse fieldsets. An account. Registration is open; a user reads and changes only their own record unless an administrator. Registration mails a link that verifies the address (`is-verified`); a new address is unverified until its own link is used. A new password ends the other logins of the account. Deleting keeps the record with deleted-at set and ends its tokens.
          */
         get: operations["listUsers"];
         put?: never;
@@ -2740,7 +2740,7 @@ export interface paths {
         put?: never;
         /**
          * Log in
-         * @description Exchanges an email and password for an HS256 JWT valid for 86400 seconds. After 10 failed logins for one email, or 100 from one client address, within 900 seconds, every login of that email or client is refused with 429 and `Retry-After` (seconds), whatever the password; a successful login forgives the failures of its email.
+         * @description Exchanges an email (or `username`) and password for an HS256 JWT access token valid for 86400 seconds and a refresh token valid for 2592000 seconds; both belong to this login (see `/v1/auth/token/refresh` and `/v1/auth/logout`). After 10 failed logins for one email, or 100 from one client address, within 900 seconds, every login of that email or client is refused with 429 and `Retry-After` (seconds), whatever the password; a successful login forgives the failures of its email. Failures carry `error` beside `errors`.
          */
         post: operations["login"];
         delete?: never;
@@ -2761,9 +2761,133 @@ export interface paths {
         /**
          * Log in (legacy path)
          * @deprecated
-         * @description Exchanges an email and password for an HS256 JWT valid for 86400 seconds. After 10 failed logins for one email, or 100 from one client address, within 900 seconds, every login of that email or client is refused with 429 and `Retry-After` (seconds), whatever the password; a successful login forgives the failures of its email.
+         * @description Exchanges an email (or `username`) and password for an HS256 JWT access token valid for 86400 seconds and a refresh token valid for 2592000 seconds; both belong to this login (see `/v1/auth/token/refresh` and `/v1/auth/logout`). After 10 failed logins for one email, or 100 from one client address, within 900 seconds, every login of that email or client is refused with 429 and `Retry-After` (seconds), whatever the password; a successful login forgives the failures of its email. Failures carry `error` beside `errors`.
          */
         post: operations["loginLegacy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/token/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a refresh token for a new pair
+         * @description Takes the refresh token as `refresh_token` in the body or as `Authorization: JWT <refresh_token>` (the body wins), and answers a new access token and a new refresh token of the same login. A refresh token stays usable until a token issued for it has been used once; presenting a token retired that way, or starting a second chain from one token, ends the whole login (likely theft). Refresh tokens expire 2592000 seconds after they were issued. Failed refreshes count per client address (100 per 900 seconds, then 429). No cookies are read or set, so `X-CSRF-Token` is ignored. Failures carry `error` beside `errors`; a 401 means the client must log in again.
+         */
+        post: operations["refreshToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a login
+         * @description Ends the login of the access token in `Authorization` and the login of the `refresh_token` in the body, whichever are sent: their refresh tokens and access tokens stop working at once. Ending a login that has ended already is fine. Tokens of the assistant belong to no login (400): they end at their expiry or with a password change.
+         */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an email address
+         * @description Takes the token of the link mailed at registration (or by `resend-verification-email`) and sets the account's `is-verified`. A token works once, within its lifetime, and only while the account still has the address it was mailed to. Failed attempts count per client address (100 per 900 seconds).
+         */
+        post: operations["verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/resend-verification-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a new verification link
+         * @description Mails a new verification link to the address, which must be the caller's own (administrators: any account's). Counted against the mail limits of the address and of the client (MAIL_RATE_*).
+         */
+        post: operations["resendVerificationEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/reset-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a password reset link
+         * @description Mails a link to choose a new password to the account with this address. The answer is the same whether or not an account has the address (the mail is sent by a background job), and so are the limits: each address and each client address is counted against the mail limits (MAIL_RATE_*) either way.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a new password with a reset link
+         * @description Takes the token of a reset mail and the new password. A token works once, within its lifetime, and only while the account has the address it was mailed to; it also verifies that address. Every login of the account ends (its refresh and access tokens), and so do the other reset links. Failed attempts count per client address (100 per 900 seconds).
+         */
+        patch: operations["resetPassword"];
+        trace?: never;
+    };
+    "/v1/auth/change-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password
+         * @description Changes the caller's password; the current one must be given. Wrong current passwords count as failed logins of the account (LOGIN_*). Every other login of the account ends (its refresh and access tokens), and so do reset links not used yet; the login whose token made the change goes on. A notice is mailed to the account.
+         */
+        post: operations["changePassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2968,6 +3092,26 @@ export interface paths {
         get: operations["getEventSessionLanguages"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/check_email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Is an email address registered?
+         * @description Answers whether a live account has this address: anyone may learn whether an address is registered here (as with the reference server; registration tells it too, with 409). To slow down harvesting, one client address may ask 30 times per 3600 seconds (then 429 with `Retry-After`).
+         */
+        post: operations["checkEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3629,6 +3773,12 @@ export interface components {
             "is-admin"?: boolean;
             /** @description super administrator; only a super admin may change it */
             "is-super-admin"?: boolean;
+            /** @description the address was proven by the link mailed to it; only administrators may change it */
+            "is-verified"?: boolean;
+            /** @description the name shown to others instead of the first and last name */
+            "public-name"?: string | null;
+            /** @description the account was made by a guest checkout */
+            "was-registered-with-order"?: boolean;
             /** Format: date-time */
             readonly "created-at"?: string;
             /** Format: date-time */
@@ -3699,7 +3849,7 @@ export interface components {
                 }[];
             };
         };
-        /** @description An account. Registration is open; a user reads and changes only their own record unless an administrator. Deleting keeps the record with deleted-at set and ends its tokens. */
+        /** @description An account. Registration is open; a user reads and changes only their own record unless an administrator. Registration mails a link that verifies the address (`is-verified`); a new address is unverified until its own link is used. A new password ends the other logins of the account. Deleting keeps the record with deleted-at set and ends its tokens. */
         UserResource: {
             /** @enum {string} */
             type: "user";
@@ -3769,6 +3919,12 @@ export interface components {
                     "is-admin"?: boolean;
                     /** @description super administrator; only a super admin may change it */
                     "is-super-admin"?: boolean;
+                    /** @description the address was proven by the link mailed to it; only administrators may change it */
+                    "is-verified"?: boolean;
+                    /** @description the name shown to others instead of the first and last name */
+                    "public-name"?: string | null;
+                    /** @description the account was made by a guest checkout */
+                    "was-registered-with-order"?: boolean;
                 };
                 relationships?: Record<string, never>;
             };
@@ -3821,6 +3977,12 @@ export interface components {
                     "is-admin"?: boolean;
                     /** @description super administrator; only a super admin may change it */
                     "is-super-admin"?: boolean;
+                    /** @description the address was proven by the link mailed to it; only administrators may change it */
+                    "is-verified"?: boolean;
+                    /** @description the name shown to others instead of the first and last name */
+                    "public-name"?: string | null;
+                    /** @description the account was made by a guest checkout */
+                    "was-registered-with-order"?: boolean;
                 };
                 relationships?: Record<string, never>;
             };
@@ -6588,12 +6750,71 @@ export interface components {
         };
         LoginRequest: {
             /** @description an email address; surrounding blanks are trimmed */
-            email: string;
+            email?: string;
+            /** @description the email, under the name the web front end sends it (`email` wins when both are sent) */
+            username?: string;
             password: string;
+            /** @description accepted and ignored: every login gets a refresh token */
+            "remember-me"?: boolean;
+            /** @description accepted and ignored: tokens are always in the answer, never in cookies */
+            "include-in-response"?: boolean;
         };
-        LoginResponse: {
+        TokenPair: {
             /** @description send as `Authorization: JWT <access_token>` */
             access_token: string;
+            /** @description exchange it at `POST /v1/auth/token/refresh` for a new pair */
+            refresh_token: string;
+        };
+        RefreshRequest: {
+            /** @description a refresh token of `/v1/auth/login` or of a refresh */
+            refresh_token?: string;
+        };
+        LogoutResponse: {
+            /** @enum {boolean} */
+            success: true;
+        };
+        /** @description A failed login or refresh: the error document plus `error` */
+        AuthErrorDocument: {
+            errors: components["schemas"]["ErrorObject"][];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+            /** @description the detail of the first error (the web front end shows `error`, as the reference server sends it) */
+            error: string;
+        };
+        VerifyEmailRequest: {
+            data: {
+                /** @description the `token` of the link in the mail */
+                token: string;
+            };
+        };
+        AccountEmailRequest: {
+            data: {
+                /** @description an email address; surrounding blanks are trimmed */
+                email: string;
+            };
+        };
+        ResetPasswordRequest: {
+            data: {
+                /** @description the `token` of the link in the mail */
+                token: string;
+                /** @description at least 8 characters */
+                password: string;
+            };
+        };
+        ChangePasswordRequest: {
+            data: {
+                "old-password": string;
+                /** @description at least 8 characters */
+                "new-password": string;
+            };
+        };
+        AccountMessage: {
+            message: string;
+        };
+        AccountPasswordChanged: {
+            id: string;
+            email: string;
+            /** @enum {boolean} */
+            "password-changed"?: true;
         };
         /** @description The full variant, for administrators and super administrators: every field, secrets included. */
         SettingFull: {
@@ -7378,6 +7599,14 @@ export interface components {
         };
         /** @description the distinct languages, sorted */
         SessionLanguages: string[];
+        CheckEmailRequest: {
+            /** @description an email address; surrounding blanks are trimmed */
+            email: string;
+        };
+        CheckEmailResponse: {
+            /** @description a live account has this address (in any letter case) */
+            exists: boolean;
+        };
         ImageUploadRequest: {
             /** @description The image as a data URI: `data:image/<png|jpeg|jpg|gif|webp>;base64,<bytes>` */
             data: string;
@@ -30595,13 +30824,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The access token */
+            /** @description The tokens of the new login */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LoginResponse"];
+                    "application/json": components["schemas"]["TokenPair"];
                 };
             };
             /** @description The body is not JSON, or a query or path parameter is invalid */
@@ -30610,10 +30839,283 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
                 };
             };
             /** @description The email or password is wrong, or the account is deleted */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description The body is invalid, or names neither email nor username */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description Too many failed logins for this email or from this client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+        };
+    };
+    loginLegacy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginRequest"];
+            };
+        };
+        responses: {
+            /** @description The tokens of the new login */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenPair"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description The email or password is wrong, or the account is deleted */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description The body is invalid, or names neither email nor username */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description Too many failed logins for this email or from this client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+        };
+    };
+    refreshToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description The new tokens of the login */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenPair"];
+                };
+            };
+            /** @description The body is not JSON, or no refresh token was sent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description The refresh token is unknown, expired or retired, or its login has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description Too many failed refreshes from this client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description The login has ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogoutResponse"];
+                };
+            };
+            /** @description The body is not JSON, or the token belongs to no login */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Neither a valid access token nor a known refresh token was sent */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -30649,7 +31151,7 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Too many failed logins for this email or from this client address; `Retry-After` says when to try again */
+            /** @description Too many unknown refresh tokens from this client address; `Retry-After` says when to try again */
             429: {
                 headers: {
                     /** @description seconds until the request may be made again */
@@ -30673,7 +31175,7 @@ export interface operations {
             };
         };
     };
-    loginLegacy: {
+    verifyEmail: {
         parameters: {
             query?: never;
             header?: never;
@@ -30682,30 +31184,21 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LoginRequest"];
+                "application/json": components["schemas"]["VerifyEmailRequest"];
             };
         };
         responses: {
-            /** @description The access token */
+            /** @description The address is verified */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LoginResponse"];
+                    "application/json": components["schemas"]["AccountMessage"];
                 };
             };
-            /** @description The body is not JSON, or a query or path parameter is invalid */
+            /** @description The body is not JSON, or the link is invalid, expired or used already */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description The email or password is wrong, or the account is deleted */
-            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30740,7 +31233,380 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
-            /** @description Too many failed logins for this email or from this client address; `Retry-After` says when to try again */
+            /** @description Too many failed attempts from this client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    resendVerificationEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountEmailRequest"];
+            };
+        };
+        responses: {
+            /** @description The mail is on its way */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountMessage"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description No valid token was sent */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The address is another account's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description No account has this address (administrators only) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The address is verified already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too many mails to this address or from this client address; `Retry-After` says when to ask again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountEmailRequest"];
+            };
+        };
+        responses: {
+            /** @description If an account has this address, the mail is on its way */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountMessage"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too many mails to this address or from this client address; `Retry-After` says when to ask again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetPasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description The password is set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountPasswordChanged"];
+                };
+            };
+            /** @description The body is not JSON, or the link is invalid, expired or used already */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too many failed attempts from this client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description The password is changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountPasswordChanged"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description No valid token was sent */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The body is invalid, the current password is wrong, or the new one is the same */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too many failed logins for this account or from this client address; `Retry-After` says when to try again */
             429: {
                 headers: {
                     /** @description seconds until the request may be made again */
@@ -31743,6 +32609,88 @@ export interface operations {
             /** @description Object not found */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    checkEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckEmailRequest"];
+            };
+        };
+        responses: {
+            /** @description Whether the address is registered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckEmailResponse"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Too many lookups from this client address; `Retry-After` says when to ask again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

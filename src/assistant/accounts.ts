@@ -41,7 +41,7 @@ export async function accountRoutes(
       if (!user) throw new AssistantError(422, 'Invalid credentials');
       await app.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
       await files.write();
-      return { accepted: true, valid_seconds: expiresIn, access_token: app.issueToken(user.id), message: `You are logged in as ${user.email}` };
+      return { accepted: true, valid_seconds: expiresIn, access_token: app.issueToken(user.id, { generation: user.tokenGeneration }), message: `You are logged in as ${user.email}` };
     },
   );
 

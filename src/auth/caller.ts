@@ -7,6 +7,8 @@ export interface Caller {
   email: string;
   isAdmin: boolean;
   isSuperAdmin: boolean;
+  /** The login (`POST /v1/auth/login`) the token belongs to; null for tokens of no login (the assistant's). */
+  loginId: string | null;
 }
 
 /** Administrators and super administrators pass every administrator check. */

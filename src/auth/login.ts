@@ -34,7 +34,7 @@ export async function checkLogin(
   app: FastifyInstance,
   limits: LoginLimits,
   attempt: { email: string; password: string; ip: string },
-): Promise<{ id: number; email: string } | null> {
+): Promise<{ id: number; email: string; tokenGeneration: number } | null> {
   const email = attempt.email.trim().toLowerCase();
   // No address is longer (RFC 5321); a longer string matches no account and must not bloat the index.
   const key = email.slice(0, 254);
@@ -47,11 +47,29 @@ export async function checkLogin(
     (seconds) => `Too many failed logins; try again in ${seconds} seconds`,
   );
   const [user] = await app.db
-    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
+    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, tokenGeneration: users.tokenGeneration })
     .from(users)
     .where(and(sql`lower(${users.email}) = ${email}`, isNull(users.deletedAt)))
     .limit(1);
   if (!(await verifyPassword(user?.passwordHash, attempt.password)) || !user) return null;
   await forget(app.db, { bucket: EMAIL_BUCKET, key, ids: [clientHit!] });
-  return { id: user.id, email: user.email };
+  return { id: user.id, email: user.email, tokenGeneration: user.tokenGeneration };
+}
+
+/**
+ * Runs `check` of a token a client presents (a refresh token, the token of a mailed link) as one
+ * attempt of that client: failed attempts count like failed logins of a client (LOGIN_MAX_FAILURES_PER_IP
+ * per LOGIN_WINDOW_SECONDS, in a count of their own), and past the limit the token is not even looked at.
+ * The tokens are far too long to guess; the limit keeps a client from hammering the database with them.
+ * An attempt counts until `check` succeeds, so attempts sent in parallel are all counted.
+ */
+export async function checkTokenAttempt<T>(app: FastifyInstance, limits: LoginLimits, ip: string, check: () => Promise<T>): Promise<T> {
+  const [hit] = await take(
+    app.db,
+    [{ bucket: 'token-client', key: clientOf(ip), max: limits.perClient, windowSeconds: limits.windowSeconds }],
+    (seconds) => `Too many failed attempts from this client address; try again in ${seconds} seconds`,
+  );
+  const result = await check();
+  await forget(app.db, { ids: [hit!] });
+  return result;
 }

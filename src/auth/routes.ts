@@ -1,53 +1,197 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { unauthorized } from '../jsonapi/errors.js';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerOf } from '../../plugins/auth.js';
+import { sendError } from '../../plugins/error-handler.js';
+import { badRequest, unauthorized, unprocessable } from '../jsonapi/errors.js';
 import { errorResponses } from '../jsonapi/routes.js';
+import { ErrorObject, JsonApiVersion, MEDIA_TYPE } from '../jsonapi/schemas.js';
 import { Email } from '../jsonapi/types.js';
-import { checkLogin, type LoginLimits } from './login.js';
+import { checkLogin, checkTokenAttempt, type LoginLimits } from './login.js';
+import { endLogins, loginOfRefreshToken, refreshLogin, startLogin, type TokenLifetimes } from './logins.js';
+
+const Password = Type.String({ minLength: 1, maxLength: 1024, writeOnly: true });
+const RefreshToken = Type.String({ minLength: 1, maxLength: 1024, description: 'a refresh token of `/v1/auth/login` or of a refresh' });
 
 const LoginRequest = Type.Object(
   {
-    email: Email(),
-    password: Type.String({ minLength: 1, maxLength: 1024, writeOnly: true }),
+    email: Type.Optional(Email()),
+    username: Type.Optional(Email({ description: 'the email, under the name the web front end sends it (`email` wins when both are sent)' })),
+    password: Password,
+    'remember-me': Type.Optional(Type.Boolean({ description: 'accepted and ignored: every login gets a refresh token' })),
+    'include-in-response': Type.Optional(Type.Boolean({ description: 'accepted and ignored: tokens are always in the answer, never in cookies' })),
   },
   { $id: 'LoginRequest', additionalProperties: false },
 );
-const LoginResponse = Type.Object(
-  { access_token: Type.String({ description: 'send as `Authorization: JWT <access_token>`' }) },
-  { $id: 'LoginResponse' },
+const TokenPairResponse = Type.Object(
+  {
+    access_token: Type.String({ description: 'send as `Authorization: JWT <access_token>`' }),
+    refresh_token: Type.String({ description: 'exchange it at `POST /v1/auth/token/refresh` for a new pair' }),
+  },
+  { $id: 'TokenPair' },
+);
+const RefreshRequest = Type.Object(
+  { refresh_token: Type.Optional(RefreshToken) },
+  { $id: 'RefreshRequest', additionalProperties: false },
+);
+const LogoutResponse = Type.Object({ success: Type.Literal(true) }, { $id: 'LogoutResponse' });
+
+/** The error document of the logins and refreshes: JSON:API errors plus `error`, as the web front end reads it. */
+export const AuthErrorDocument = Type.Object(
+  {
+    errors: Type.Array(Type.Ref(ErrorObject)),
+    jsonapi: Type.Ref(JsonApiVersion),
+    error: Type.String({ description: 'the detail of the first error (the web front end shows `error`, as the reference server sends it)' }),
+  },
+  { $id: 'AuthErrorDocument', description: 'A failed login or refresh: the error document plus `error`' },
 );
 
-/** `POST /v1/auth/login` and its legacy alias `POST /auth/session`: email and password in, token out. */
-export default async function authRoutes(app: FastifyInstance, options: { expiresIn: number; limits: LoginLimits }) {
-  app.addSchema(LoginRequest);
-  app.addSchema(LoginResponse);
-  const schema = (operationId: string, deprecated: boolean) => ({
+/** errorResponses whose document is AuthErrorDocument. */
+const authErrorResponses = (...args: Parameters<typeof errorResponses>) =>
+  Object.fromEntries(
+    Object.entries(errorResponses(...args)).map(([code, response]) => [
+      code,
+      { ...response, content: { [MEDIA_TYPE]: { schema: Type.Ref(AuthErrorDocument) } } },
+    ]),
+  );
+
+/** A request without a body (the token in the header only) is validated as an empty one. */
+const bodyOptional = async (request: FastifyRequest) => {
+  request.body ??= {};
+};
+
+/** Failures of these routes, validation and media type errors included, carry the `error` member. */
+const withErrorMember = (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => sendError(request, reply, err, { errorMember: true });
+
+export interface AuthRouteOptions {
+  lifetimes: TokenLifetimes;
+  limits: LoginLimits;
+}
+
+/**
+ * `POST /v1/auth/login` (and its legacy alias `POST /auth/session`), `POST /v1/auth/token/refresh` and
+ * `POST /v1/auth/logout`: logins hand out an access token and a refresh token; see src/auth/logins.ts
+ * for the refresh rules.
+ */
+export default async function authRoutes(app: FastifyInstance, { lifetimes, limits }: AuthRouteOptions) {
+  for (const schema of [LoginRequest, TokenPairResponse, RefreshRequest, LogoutResponse, AuthErrorDocument]) app.addSchema(schema);
+  const loginSchema = (operationId: string, deprecated: boolean) => ({
     tags: ['Authentication'],
     operationId,
     summary: deprecated ? 'Log in (legacy path)' : 'Log in',
     description:
-      `Exchanges an email and password for an HS256 JWT valid for ${options.expiresIn} seconds. After ` +
-      `${options.limits.perEmail} failed logins for one email, or ${options.limits.perClient} from one client address, ` +
-      `within ${options.limits.windowSeconds} seconds, every login of that email or client is refused with 429 and ` +
-      '`Retry-After` (seconds), whatever the password; a successful login forgives the failures of its email.',
+      `Exchanges an email (or \`username\`) and password for an HS256 JWT access token valid for ${lifetimes.access} seconds and a ` +
+      `refresh token valid for ${lifetimes.refresh} seconds; both belong to this login (see \`/v1/auth/token/refresh\` and ` +
+      `\`/v1/auth/logout\`). After ${limits.perEmail} failed logins for one email, or ${limits.perClient} from one client address, ` +
+      `within ${limits.windowSeconds} seconds, every login of that email or client is refused with 429 and ` +
+      '`Retry-After` (seconds), whatever the password; a successful login forgives the failures of its email. Failures carry ' +
+      '`error` beside `errors`.',
     ...(deprecated ? { deprecated: true } : {}),
     security: [],
     consumes: ['application/json'],
     body: Type.Ref(LoginRequest),
     response: {
-      200: Type.Ref(LoginResponse, { description: 'The access token' }),
-      ...errorResponses([400, 401, 413, 415, 422, 429], {
+      200: Type.Ref(TokenPairResponse, { description: 'The tokens of the new login' }),
+      ...authErrorResponses([400, 401, 413, 415, 422, 429], {
         401: 'The email or password is wrong, or the account is deleted',
+        422: 'The body is invalid, or names neither email nor username',
         429: 'Too many failed logins for this email or from this client address; `Retry-After` says when to try again',
       }),
     },
   });
   const login = async (request: FastifyRequest) => {
-    const { email, password } = request.body as Static<typeof LoginRequest>;
-    const user = await checkLogin(app, options.limits, { email, password, ip: request.ip });
+    const body = request.body as Static<typeof LoginRequest>;
+    const email = body.email ?? body.username;
+    if (email === undefined) throw unprocessable('/email or /username is required', '/email');
+    const user = await checkLogin(app, limits, { email, password: body.password, ip: request.ip });
     if (!user) throw unauthorized('Invalid credentials');
-    return { access_token: app.issueToken(user.id) };
+    return startLogin(app, lifetimes, user.id);
   };
-  app.post('/v1/auth/login', { schema: schema('login', false) }, login);
-  app.post('/auth/session', { schema: schema('loginLegacy', true) }, login);
+  app.post('/v1/auth/login', { schema: loginSchema('login', false), errorHandler: withErrorMember }, login);
+  app.post('/auth/session', { schema: loginSchema('loginLegacy', true), errorHandler: withErrorMember }, login);
+
+  /** The refresh token of a request: the body's, else the Authorization header's (as the web front end sends it). */
+  const refreshTokenOf = (request: FastifyRequest) => (request.body as Static<typeof RefreshRequest>).refresh_token ?? bearerOf(request);
+
+  app.post(
+    '/v1/auth/token/refresh',
+    {
+      schema: {
+        tags: ['Authentication'],
+        operationId: 'refreshToken',
+        summary: 'Exchange a refresh token for a new pair',
+        description:
+          'Takes the refresh token as `refresh_token` in the body or as `Authorization: JWT <refresh_token>` (the body wins), and ' +
+          'answers a new access token and a new refresh token of the same login. A refresh token stays usable until a token ' +
+          'issued for it has been used once; presenting a token retired that way, or starting a second chain from one token, ' +
+          `ends the whole login (likely theft). Refresh tokens expire ${lifetimes.refresh} seconds after they were issued. Failed ` +
+          `refreshes count per client address (${limits.perClient} per ${limits.windowSeconds} seconds, then 429). No cookies are ` +
+          'read or set, so `X-CSRF-Token` is ignored. Failures carry `error` beside `errors`; a 401 means the client must log in again.',
+        security: [],
+        consumes: ['application/json'],
+        body: Type.Ref(RefreshRequest),
+        response: {
+          200: Type.Ref(TokenPairResponse, { description: 'The new tokens of the login' }),
+          ...authErrorResponses([400, 401, 413, 415, 422, 429], {
+            400: 'The body is not JSON, or no refresh token was sent',
+            401: 'The refresh token is unknown, expired or retired, or its login has ended',
+            429: 'Too many failed refreshes from this client address; `Retry-After` says when to try again',
+          }),
+        },
+      },
+      preValidation: bodyOptional,
+      errorHandler: withErrorMember,
+    },
+    async (request) => {
+      const token = refreshTokenOf(request);
+      if (token === undefined) throw badRequest('Send the refresh token as refresh_token or in the Authorization header');
+      return checkTokenAttempt(app, limits, request.ip, () => refreshLogin(app, lifetimes, token));
+    },
+  );
+
+  app.post(
+    '/v1/auth/logout',
+    {
+      schema: {
+        tags: ['Authentication'],
+        operationId: 'logout',
+        summary: 'End a login',
+        description:
+          'Ends the login of the access token in `Authorization` and the login of the `refresh_token` in the body, whichever are ' +
+          'sent: their refresh tokens and access tokens stop working at once. Ending a login that has ended already is fine. ' +
+          'Tokens of the assistant belong to no login (400): they end at their expiry or with a password change.',
+        consumes: ['application/json'],
+        body: Type.Ref(RefreshRequest),
+        response: {
+          200: Type.Ref(LogoutResponse, { description: 'The login has ended' }),
+          ...errorResponses([400, 401, 413, 415, 422, 429], {
+            400: 'The body is not JSON, or the token belongs to no login',
+            401: 'Neither a valid access token nor a known refresh token was sent',
+            429: 'Too many unknown refresh tokens from this client address; `Retry-After` says when to try again',
+          }),
+        },
+      },
+      preValidation: bodyOptional,
+    },
+    async (request) => {
+      const ended: string[] = [];
+      const refresh = (request.body as Static<typeof RefreshRequest>).refresh_token;
+      if (refresh !== undefined) {
+        const loginId = await checkTokenAttempt(app, limits, request.ip, async () => {
+          const found = await loginOfRefreshToken(app.db, refresh);
+          if (!found) throw unauthorized('Invalid refresh token');
+          return found;
+        });
+        ended.push(loginId);
+      }
+      const access = bearerOf(request);
+      if (access !== undefined && access !== refresh) {
+        const caller = await app.callerOf(access, true);
+        if (!caller.loginId) throw badRequest('This token belongs to no login; it ends at its expiry or with a password change');
+        ended.push(caller.loginId);
+      }
+      if (ended.length === 0) throw unauthorized();
+      for (const loginId of ended) await endLogins(app.db, { loginId }, 'logout');
+      return { success: true as const };
+    },
+  );
 }

@@ -5,7 +5,7 @@ import { hashPassword } from './password.js';
 
 /**
  * Creates the super admin named by SUPER_ADMIN_EMAIL, or promotes that account if it exists.
- * Idempotent: an existing account keeps its password.
+ * Idempotent: an existing account keeps its password. The operator names the address, so a new account is verified.
  */
 export async function ensureSuperAdmin(db: Db, email: string, password: string): Promise<'created' | 'promoted'> {
   const match = and(sql`lower(${users.email}) = lower(${email})`, isNull(users.deletedAt));
@@ -13,7 +13,7 @@ export async function ensureSuperAdmin(db: Db, email: string, password: string):
   if (promoted.length > 0) return 'promoted';
   await db
     .insert(users)
-    .values({ email, passwordHash: await hashPassword(password), isAdmin: true, isSuperAdmin: true })
+    .values({ email, passwordHash: await hashPassword(password), isAdmin: true, isSuperAdmin: true, isVerified: true })
     .onConflictDoNothing();
   return 'created';
 }

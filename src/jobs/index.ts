@@ -6,6 +6,7 @@ import { retryingAfter, taskAbandoned } from './task-job.js';
 import { imageVariants } from './image-variants.js';
 import type { JobDefinition } from './job.js';
 import { mailDelivery } from './mail-delivery.js';
+import { accountMail } from './account-mail.js';
 
 /** Every pg-boss queue of the service. */
 export const jobs = (config: Config): JobDefinition[] => [
@@ -13,6 +14,11 @@ export const jobs = (config: Config): JobDefinition[] => [
   taskAbandoned({ export: exportFailedMail, import: importFailedMail, app: appAbandonedMail }) as JobDefinition,
   mailDelivery(config.MAIL_RETRY_SECONDS, config.MAIL_RETRY_LIMIT) as JobDefinition,
   imageVariants({ fetch: fetchLimits(config), maxPixels: config.IMAGE_MAX_PIXELS }) as JobDefinition,
+  accountMail({
+    publicUrl: publicUrlOf(config),
+    verifyFor: config.EMAIL_VERIFICATION_EXPIRES_IN,
+    resetFor: config.PASSWORD_RESET_EXPIRES_IN,
+  }) as JobDefinition,
   ...[
     eventExport(transferLimits(config)) as JobDefinition,
     eventImport(transferLimits(config)) as JobDefinition,

@@ -43,10 +43,10 @@ export async function take(db: Db, limits: RateLimit[], message: (seconds: numbe
   return row!.ids;
 }
 
-/** Forgets hits: all of a key (`bucket` and `key`), or the ones `take` answered (`ids`). */
-export async function forget(db: Db, which: { bucket: string; key: string; ids: string[] }): Promise<void> {
+/** Forgets hits: all of a key (`bucket` and `key`, when given), and the ones `take` answered (`ids`). */
+export async function forget(db: Db, which: { bucket?: string; key?: string; ids: string[] }): Promise<void> {
   await db.execute(sql`
     delete from ${rateLimitHits}
-     where (${rateLimitHits.bucket} = ${which.bucket} and ${rateLimitHits.key} = ${which.key})
+     where (${rateLimitHits.bucket} = ${which.bucket ?? null} and ${rateLimitHits.key} = ${which.key ?? null})
         or ${rateLimitHits.id} = any(${sql.param(which.ids)}::bigint[])`);
 }

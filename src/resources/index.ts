@@ -19,6 +19,7 @@ import { socialLinkResource } from './social-links/index.js';
 import { speakerResource } from './speakers/index.js';
 import { sponsorResource } from './sponsors/index.js';
 import { trackResource } from './tracks/index.js';
+import checkEmailRoute from './users/check-email.js';
 import { userResource } from './users/index.js';
 
 /** Every JSON:API resource of the event service. */
@@ -46,6 +47,7 @@ export const siteRoutes: ((app: FastifyInstance, options: { config: Config }) =>
   adminStatisticsRoutes,
   sendReceiptRoute,
   sessionRoutes,
+  checkEmailRoute,
 ];
 
 export const siteTags = [

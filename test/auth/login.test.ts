@@ -1,6 +1,7 @@
 /** POST /v1/auth/login and its alias POST /auth/session. */
 import t from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
+import { expectAuthError } from '../helpers/auth.js';
 import { countUsers, createUser, expectError } from '../helpers/users.js';
 
 const PATHS = ['/v1/auth/login', '/auth/session'];
@@ -20,22 +21,35 @@ t.test('login', async (t) => {
   };
 
   for (const path of PATHS) {
-    t.test(`${path} answers {access_token} for the right email and password`, async (t) => {
+    t.test(`${path} answers {access_token, refresh_token} for the right email and password`, async (t) => {
       const res = await post(path, { email: user.email, password: user.password });
       t.equal(res.status, 200);
       t.match(res.headers['content-type'], /^application\/json/);
-      t.same(Object.keys(res.body), ['access_token']);
+      t.same(Object.keys(res.body), ['access_token', 'refresh_token']);
       t.match(res.body.access_token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
+      t.match(res.body.refresh_token, /^[\w-]{43}$/, 'the refresh token is 256 random bits, URL-safe');
       const me = await call(app, { url: `/v1/users/${user.id}`, token: res.body.access_token });
       t.equal(me.status, 200, 'the token works');
     });
 
-    t.test(`${path}: wrong password and unknown email are the same 401`, async (t) => {
+    t.test(`${path} takes the email as username, as the web front end sends it, and ignores remember-me`, async (t) => {
+      for (const rememberMe of [true, false]) {
+        const res = await post(path, { username: user.email, password: user.password, 'remember-me': rememberMe, 'include-in-response': rememberMe });
+        t.equal(res.status, 200, `remember-me ${rememberMe}`);
+        t.same(Object.keys(res.body), ['access_token', 'refresh_token'], 'both tokens, whatever remember-me says');
+      }
+      const both = await post(path, { email: user.email, username: 'someone.else@example.com', password: user.password });
+      t.equal(both.status, 200, 'email wins over username');
+    });
+
+    t.test(`${path}: wrong password and unknown email are the same 401, with error beside errors`, async (t) => {
       const wrong = await post(path, { email: user.email, password: 'not the password' });
       const unknown = await post(path, { email: 'nobody@example.com', password: user.password });
       const wrongCase = await post(path, { email: user.email, password: user.password.toUpperCase() });
-      for (const res of [wrong, unknown, wrongCase]) {
-        expectError(t, res, 401, { detail: 'Invalid credentials' });
+      const asUsername = await post(path, { username: user.email, password: 'not the password', 'remember-me': true });
+      for (const res of [wrong, unknown, wrongCase, asUsername]) {
+        expectAuthError(t, res, 401, { detail: 'Invalid credentials' });
+        t.equal(res.body.error, 'Invalid credentials', 'the front end shows e.json.error');
         t.notOk('access_token' in res.body);
       }
       t.same(wrong.body, unknown.body, 'nothing tells which one was wrong');
@@ -66,7 +80,7 @@ t.test('login', async (t) => {
     const doomed = await createUser(app);
     t.equal((await call(app, { method: 'DELETE', url: `/v1/users/${doomed.id}`, token: doomed.token })).status, 200);
     for (const path of PATHS) {
-      expectError(t, await post(path, { email: doomed.email, password: doomed.password }), 401, { detail: 'Invalid credentials' });
+      expectAuthError(t, await post(path, { email: doomed.email, password: doomed.password }), 401, { detail: 'Invalid credentials' });
     }
   });
 
@@ -84,9 +98,9 @@ t.test('login', async (t) => {
       ['a JSON array', '[]', 422, ''],
       ['null', 'null', 422, ''],
       ['a string', '"hello"', 422, ''],
-      ['missing email', { password: ok.password }, 422, '/email'],
+      ['neither email nor username', { password: ok.password }, 422, '/email'],
       ['missing password', { email: ok.email }, 422, '/password'],
-      ['empty object', {}, 422, '/email'],
+      ['empty object', {}, 422, '/password'],
       ['email is a number', { ...ok, email: 42 }, 422, '/email'],
       ['email is an array', { ...ok, email: [ok.email] }, 422, '/email'],
       ['password is a number', { ...ok, password: 12345678 }, 422, '/password'],
@@ -94,7 +108,8 @@ t.test('login', async (t) => {
       ['password is an object', { ...ok, password: { $ne: '' } }, 422, '/password'],
       ['empty password', { ...ok, password: '' }, 422, '/password'],
       ['unknown field', { ...ok, remember: true }, 422, '/remember'],
-      ['a username instead', { username: ok.email, password: ok.password }, 422, '/email'],
+      ['remember-me is a string', { ...ok, 'remember-me': 'yes' }, 422, '/remember-me'],
+      ['username is not an email', { username: 'ada', password: ok.password }, 422, '/username'],
       ['not an email', { ...ok, email: 'not-an-email' }, 422, '/email'],
       ['a NUL in the email', { ...ok, email: `a\u0000${ok.email}` }, 422, '/email'],
       ['a 10k-character email', { ...ok, email: `${'e'.repeat(10_000)}@example.com` }, 422, '/email'],
@@ -107,10 +122,10 @@ t.test('login', async (t) => {
       for (const [what, body, status, pointer] of CASES) {
         const res = await post(path, body);
         t.not(res.status, 500, `${path} ${what}`);
-        expectError(t, res, status, pointer !== undefined ? { pointer } : {});
+        expectAuthError(t, res, status, pointer !== undefined ? { pointer } : {});
       }
-      expectError(t, await post(path, JSON.stringify(ok), { 'content-type': 'text/plain' }), 415);
-      expectError(t, await post(path, 'email=a@b.c&password=x', { 'content-type': 'application/x-www-form-urlencoded' }), 415);
+      expectAuthError(t, await post(path, JSON.stringify(ok), { 'content-type': 'text/plain' }), 415);
+      expectAuthError(t, await post(path, 'email=a@b.c&password=x', { 'content-type': 'application/x-www-form-urlencoded' }), 415);
       const get = await app.inject({ method: 'GET', url: path });
       expectError(t, { status: get.statusCode, headers: get.headers, body: get.json() }, 405);
       t.equal(get.headers.allow, 'POST');

@@ -8,7 +8,8 @@ const register = (attributes: Record<string, unknown>) => ({ data: { type: 'user
 const ATTRIBUTES = [
   'email', 'name', 'first-name', 'last-name', 'details', 'contact', 'avatar-url', 'facebook-url', 'twitter-url',
   'instagram-url', 'google-plus-url', 'original-image-url', 'thumbnail-image-url', 'small-image-url',
-  'icon-image-url', 'is-admin', 'is-super-admin', 'created-at', 'deleted-at',
+  'icon-image-url', 'is-admin', 'is-super-admin', 'is-verified', 'public-name', 'was-registered-with-order', 'created-at',
+  'deleted-at',
 ].sort();
 
 t.test('registration', async (t) => {
@@ -47,6 +48,9 @@ t.test('registration', async (t) => {
       'facebook-url': null,
       'is-admin': false,
       'is-super-admin': false,
+      'is-verified': false,
+      'public-name': null,
+      'was-registered-with-order': false,
       'deleted-at': null,
     });
     t.ok(Math.abs(Date.parse(data.attributes['created-at']) - Date.now()) < 60_000, 'created-at is now');

@@ -6,6 +6,7 @@ import { forbidden } from '../../jsonapi/errors.js';
 import { withImageVariants } from '../../images/variants.js';
 import { defineResource, type Ctx, type Row, type ToManySpec } from '../../jsonapi/resource.js';
 import { DateTime, Email, Nullable, Text, Url } from '../../jsonapi/types.js';
+import { accountHooks } from './hooks.js';
 import { userPolicy } from './policy.js';
 
 const name = (column: string, description: string) => ({ column, schema: Nullable(Text(255, { description })) });
@@ -37,7 +38,8 @@ export const userResource = defineResource({
   tag: 'Users',
   description:
     'An account. Registration is open; a user reads and changes only their own record unless an administrator. ' +
-    'Deleting keeps the record with deleted-at set and ends its tokens.',
+    'Registration mails a link that verifies the address (`is-verified`); a new address is unverified until its own link ' +
+    'is used. A new password ends the other logins of the account. Deleting keeps the record with deleted-at set and ends its tokens.',
   table: users,
   softDelete: 'deletedAt',
   attributes: {
@@ -75,6 +77,15 @@ export const userResource = defineResource({
       column: 'isSuperAdmin',
       schema: Type.Boolean({ description: 'super administrator; only a super admin may change it' }),
     },
+    'is-verified': {
+      column: 'isVerified',
+      schema: Type.Boolean({ description: 'the address was proven by the link mailed to it; only administrators may change it' }),
+    },
+    'public-name': name('publicName', 'the name shown to others instead of the first and last name'),
+    'was-registered-with-order': {
+      column: 'wasRegisteredWithOrder',
+      schema: Type.Boolean({ description: 'the account was made by a guest checkout' }),
+    },
     'created-at': { column: 'createdAt', schema: DateTime(), readOnly: true },
     'deleted-at': { column: 'deletedAt', schema: Nullable(DateTime()), readOnly: true },
   },
@@ -107,6 +118,6 @@ export const userResource = defineResource({
     'coorganizer-events': roleEvents('coorganizer'),
   },
   policy: userPolicy,
-  hooks: withImageVariants('user'),
+  hooks: withImageVariants('user', accountHooks),
   unique: { users_email_key: { pointer: '/data/attributes/email', detail: 'A user with this email already exists' } },
 });

@@ -16,12 +16,20 @@ function mayChange(ctx: Ctx, row: Row) {
   if (caller.id !== row.id && row.isSuperAdmin && !caller.isSuperAdmin) throw forbidden('Super admin access is required');
 }
 
-/** Role flags change only by a super admin's hand; sending the current value back is harmless. */
-function guardRoleFlags(caller: Caller | null, input: WriteInput, row?: Row) {
-  for (const [wire, key] of [['is-admin', 'isAdmin'], ['is-super-admin', 'isSuperAdmin']] as const) {
+/**
+ * Flags only staff set: the role flags by a super admin's hand, `is-verified` by an administrator's (users
+ * verify their address through the mailed link). Sending the current value back is harmless.
+ */
+function guardFlags(caller: Caller | null, input: WriteInput, row?: Row) {
+  const flags = [
+    ['is-admin', 'isAdmin', !!caller?.isSuperAdmin, 'Super admin access is required'],
+    ['is-super-admin', 'isSuperAdmin', !!caller?.isSuperAdmin, 'Super admin access is required'],
+    ['is-verified', 'isVerified', isStaff(caller), 'Admin access is required to update this information'],
+  ] as const;
+  for (const [wire, key, allowed, refusal] of flags) {
     const wanted = input.attributes[wire];
     if (wanted === undefined || wanted === (row ? row[key] : false)) continue;
-    if (!caller?.isSuperAdmin) throw forbidden('Super admin access is required', `/data/attributes/${wire}`);
+    if (!allowed) throw forbidden(refusal, `/data/attributes/${wire}`);
   }
 }
 
@@ -34,11 +42,11 @@ export const userPolicy: Policy = {
     selfOrAdmin(ctx, row);
   },
   create(ctx, input) {
-    guardRoleFlags(ctx.caller, input);
+    guardFlags(ctx.caller, input);
   },
   update(ctx, row, input) {
     mayChange(ctx, row);
-    guardRoleFlags(ctx.caller, input, row);
+    guardFlags(ctx.caller, input, row);
   },
   delete: mayChange,
 };
