@@ -1,4 +1,5 @@
 /** Logins, refreshes and the account mails, as the tests of the account flows use them. */
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import { settings } from '../../db/schema/index.js';
@@ -7,7 +8,7 @@ import { expectError, type ErrorExpectation } from './users.js';
 
 export interface Answer {
   status: number;
-  headers: Record<string, unknown>;
+  headers: OutgoingHttpHeaders;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
@@ -44,7 +45,7 @@ export function expectAuthError(t: Test, res: Answer, status: number, expected: 
   t.type(res.body?.error, 'string', 'error is a string');
   t.equal(res.body?.error, res.body?.errors?.[0]?.detail, 'error is the detail of the first error');
   const { error: _error, ...document } = res.body ?? {};
-  return expectError(t, { ...res, body: document } as Parameters<typeof expectError>[1], status, expected);
+  return expectError(t, { ...res, body: document }, status, expected);
 }
 
 /** The status of a request with this access token on the account's own record: 200 while it works. */
