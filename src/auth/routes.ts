@@ -158,7 +158,7 @@ export default async function authRoutes(app: FastifyInstance, { lifetimes, limi
         description:
           'Ends the login of the access token in `Authorization` and the login of the `refresh_token` in the body, whichever are ' +
           'sent: their refresh tokens and access tokens stop working at once. Ending a login that has ended already is fine. ' +
-          'Tokens of the assistant belong to no login (400): they end at their expiry or with a password change.',
+          'Tokens of the assistant belong to no login (400 when nothing else is sent): they end at their expiry or with a password change.',
         consumes: ['application/json'],
         body: Type.Ref(RefreshRequest),
         response: {
@@ -185,9 +185,9 @@ export default async function authRoutes(app: FastifyInstance, { lifetimes, limi
       }
       const access = bearerOf(request);
       if (access !== undefined && access !== refresh) {
-        const caller = await app.callerOf(access, true);
-        if (!caller.loginId) throw badRequest('This token belongs to no login; it ends at its expiry or with a password change');
-        ended.push(caller.loginId);
+        const { loginId } = await app.callerOf(access, true);
+        if (loginId) ended.push(loginId);
+        else if (ended.length === 0) throw badRequest('This token belongs to no login; it ends at its expiry or with a password change');
       }
       if (ended.length === 0) throw unauthorized();
       for (const loginId of ended) await endLogins(app.db, { loginId }, 'logout');

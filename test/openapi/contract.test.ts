@@ -8,6 +8,9 @@ import { resources } from '../../src/resources/index.js';
 
 const JSONAPI = 'application/vnd.api+json';
 const ERROR_DOCUMENT = '#/components/schemas/ErrorDocument';
+/** The logins and the refresh add `error` to their error documents (the web front end reads it). */
+const AUTH_ERROR_DOCUMENT = '#/components/schemas/AuthErrorDocument';
+const WITH_ERROR_MEMBER = ['/v1/auth/login', '/auth/session', '/v1/auth/token/refresh'];
 const ASSISTANT_FAILURE = '#/components/schemas/AssistantFailure';
 const APPGEN_FAILURE = '#/components/schemas/AppgenFailure';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -37,7 +40,7 @@ const operations = operationsOf(doc);
 
 /** The event service's JSON:API face; the login routes under /v1/auth/ take and give plain JSON. */
 /** Actions whose bodies and answers are plain JSON objects, not JSON:API documents. */
-const PLAIN_ACTIONS = ['/v1/attendees/send-receipt', '/v1/upload/image', '/v1/events/{event_id}/export/json'];
+const PLAIN_ACTIONS = ['/v1/attendees/send-receipt', '/v1/upload/image', '/v1/events/{event_id}/export/json', '/v1/users/check_email'];
 /** File uploads: multipart forms in (the component named here), plain JSON out. */
 const UPLOADS: Record<string, string> = {
   '/v1/upload/file': 'UploadRequest',
@@ -102,7 +105,7 @@ t.test('every operation is identified, tagged, described and lists its errors', 
       ? ['application/json', ASSISTANT_FAILURE]
       : op.tags?.includes('App generator')
         ? ['application/json', APPGEN_FAILURE]
-        : [JSONAPI, ERROR_DOCUMENT];
+        : [JSONAPI, WITH_ERROR_MEMBER.includes(label.split(' ')[1]!) ? AUTH_ERROR_DOCUMENT : ERROR_DOCUMENT];
     for (const [code, response] of errors) {
       const content = isRef(response) ? undefined : response.content;
       t.same(Object.keys(content ?? {}), [type], `${label} ${code} is sent as ${type}`);
@@ -126,7 +129,16 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
     }
   }
   const plain = operations.filter(({ path }) => !isJsonApi(path) && (path.includes('/auth/') || PLAIN_ACTIONS.includes(path)));
-  t.equal(plain.length, 5, 'the two logins, send-receipt, the image upload and the export');
+  t.same(
+    plain.map((o) => o.label).sort(),
+    [
+      'PATCH /v1/auth/reset-password', 'POST /auth/session', 'POST /v1/attendees/send-receipt', 'POST /v1/auth/change-password',
+      'POST /v1/auth/login', 'POST /v1/auth/logout', 'POST /v1/auth/resend-verification-email', 'POST /v1/auth/reset-password',
+      'POST /v1/auth/token/refresh', 'POST /v1/auth/verify-email', 'POST /v1/events/{event_id}/export/json', 'POST /v1/upload/image',
+      'POST /v1/users/check_email',
+    ],
+    'the logins, the refresh, logout and the account flows, send-receipt, the image upload, the export and check_email',
+  );
   const uploads = operations.filter(({ path }) => path in UPLOADS);
   t.equal(uploads.length, 3, 'the upload, its alias and the import');
   for (const { label, op, path } of [...plain, ...uploads]) {

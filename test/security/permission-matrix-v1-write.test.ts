@@ -9,6 +9,8 @@ import AdmZip from 'adm-zip';
 import t from 'tap';
 import { create, eventAttributes, rel } from '../helpers/events.js';
 import { dataUri, makeImage, multipart } from '../helpers/images.js';
+import { issueAccountToken } from '../../src/auth/account-tokens.js';
+import { loginPair } from '../helpers/auth.js';
 import { seedUser } from '../helpers/users.js';
 import { appWithRoutes, checkCoverage, runMatrix, type Recipe, type Send } from './matrix.js';
 import { buildMatrixWorld, buyOrder, notify } from './matrix-world.js';
@@ -34,6 +36,16 @@ t.test('other write routes of the event service x callers', async (t) => {
     const user = caller === 'anonymous' ? owner : w.users[caller];
     return { json: { email: user.email, password: user.password } };
   };
+  /** The tokens of a new login of the caller (of `owner` for anonymous callers). */
+  const freshLogin = (caller: Caller) => {
+    const user = caller === 'anonymous' ? owner : w.users[caller];
+    return loginPair(app, user.email, user.password);
+  };
+  /** The token of a link mailed to a new account. */
+  const mailedToken = async (purpose: 'verify-email' | 'reset-password') => {
+    const target = await seedUser(app);
+    return issueAccountToken(app.db, { id: Number(target.id), email: target.email }, purpose, 600);
+  };
   const newUser = (attributes: Record<string, unknown> = {}) => () => document('user', { email: `new${next()}@example.com`, password: 'long enough', ...attributes });
   const raise = (flag: string): Recipe => (caller) => ownUser(caller, (id) => ({ path: `/v1/users/${id}`, ...update('user', id, { [flag]: true }) }));
   const roles = (name: 'organizers' | 'coorganizers'): [string, Recipe][] => {
@@ -55,11 +67,27 @@ t.test('other write routes of the event service x callers', async (t) => {
   const RECIPES: Record<string, Recipe> = {
     'POST /v1/auth/login': login,
     'POST /auth/session': login,
+    'POST /v1/auth/token/refresh': async (caller) => ({ json: { refresh_token: (await freshLogin(caller)).refresh_token } }),
+    'POST /v1/auth/logout': async (caller) => ({ json: { refresh_token: (await freshLogin(caller)).refresh_token } }),
+    'POST /v1/auth/verify-email': async () => ({ json: { data: { token: await mailedToken('verify-email') } } }),
+    // A new account per cell: each mailbox may get only so many mails.
+    'POST /v1/auth/reset-password': async () => ({ json: { data: { email: (await seedUser(app)).email } } }),
+    'PATCH /v1/auth/reset-password': async () => ({ json: { data: { token: await mailedToken('reset-password'), password: 'a new long password' } } }),
+    'POST /v1/auth/resend-verification-email': (caller) => ({ json: { data: { email: (caller === 'anonymous' ? owner : w.users[caller]).email } } }),
+    'POST /v1/auth/resend-verification-email [another account]': async () => ({ json: { data: { email: (await seedUser(app)).email } } }),
+    // Each signed-in caller changes the password of an account of its own: a change ends the caller's other tokens.
+    'POST /v1/auth/change-password': async (caller) => {
+      const own = await seedUser(app);
+      const { access_token } = await loginPair(app, own.email, own.password);
+      return { json: { data: { 'old-password': own.password, 'new-password': 'a new long password' } }, ...(caller === 'anonymous' ? {} : { token: access_token }) };
+    },
+    'POST /v1/users/check_email': () => ({ json: { email: owner.email } }),
     'POST /v1/users': newUser(),
     'POST /v1/users [is-admin: true]': newUser({ 'is-admin': true }),
     'PATCH /v1/users/{id}': () => update('user', owner.id, { name: `Owner ${next()}` }),
     'PATCH /v1/users/{id} [is-admin: true]': raise('is-admin'),
     'PATCH /v1/users/{id} [is-super-admin: true]': raise('is-super-admin'),
+    'PATCH /v1/users/{id} [is-verified: true]': raise('is-verified'),
     'DELETE /v1/users/{id}': (caller) => ownUser(caller, (id) => ({ path: `/v1/users/${id}` })),
     'POST /v1/users/{id}/speakers': () => newRecord('speakers', p.event),
     'POST /v1/events': () => document('event', eventAttributes(`New ${next()}`)),

@@ -84,6 +84,18 @@ export const MATRIX: Record<string, Row> = {
   // Accounts: registration and login are open; a user record is its user's and the administrators'.
   'POST /v1/auth/login': everyone(200),
   'POST /auth/session': everyone(200),
+  // Whoever holds a refresh token (or the token of a mailed link) may use it; the token is the credential.
+  'POST /v1/auth/token/refresh': everyone(200),
+  'POST /v1/auth/logout': everyone(200),
+  'POST /v1/auth/verify-email': everyone(200),
+  'POST /v1/auth/reset-password': everyone(200),
+  'PATCH /v1/auth/reset-password': everyone(200),
+  // A signed-in caller asks for a link to their own address; administrators for anyone's.
+  'POST /v1/auth/resend-verification-email': signedIn(200),
+  'POST /v1/auth/resend-verification-email [another account]': row(401, 403, 403, 403, 200, 200),
+  'POST /v1/auth/change-password': signedIn(200),
+  // Tells anyone whether an address is registered, as the reference does (rate limited per client).
+  'POST /v1/users/check_email': everyone(200),
   'GET /v1/users': staffOnly(200),
   'POST /v1/users': everyone(201),
   'POST /v1/users [is-admin: true]': row(403, 403, 403, 403, 403, 201),
@@ -91,6 +103,7 @@ export const MATRIX: Record<string, Row> = {
   [`PATCH ${USER}`]: ownerOrStaff(200),
   [`PATCH ${USER} [is-admin: true]`]: row(401, 403, 403, 403, 403, 200),
   [`PATCH ${USER} [is-super-admin: true]`]: row(401, 403, 403, 403, 403, 200),
+  [`PATCH ${USER} [is-verified: true]`]: row(401, 403, 403, 403, 200, 200),
   [`DELETE ${USER}`]: ownerOrStaff(200),
   [`POST ${USER}/speakers`]: ownerOrStaff(201),
   ...Object.fromEntries(
