@@ -1,0 +1,34 @@
+/**
+ * open-event-frontend app/components/unverified-user-message.js: the banner of an unverified user sends a
+ * new verification mail; administrators send one from the user list (app/controllers/admin/users/list.js:213-221).
+ */
+import t from 'tap';
+import { linkIn, nthMailTo } from '../helpers/auth.js';
+import { seedUser } from '../helpers/users.js';
+import { adapter, loader, preflight, preflightPasses, readableByFrontend, simpleAuth, startForFrontend } from '../helpers/frontend.js';
+
+const { apiHost, app, smtp } = await startForFrontend(t);
+
+t.test('the banner sends the mail to the current user; its link verifies the address', async (t) => {
+  const user = await seedUser(app);
+  const { access_token } = (await simpleAuth(`${apiHost}/auth/session`, { username: user.email, password: user.password })).json;
+  // :10-12: shown while the current user is not verified.
+  t.equal((await adapter(apiHost, 'GET', `users/${user.id}`, { accessToken: access_token })).json.data.attributes['is-verified'], false);
+  const wanted = ['authorization', 'content-type'];
+  preflightPasses(t, await preflight(`${apiHost}/v1/auth/resend-verification-email`, 'POST', wanted), 'POST', wanted, 'resend');
+  // :17-23: loader.post('/auth/resend-verification-email', {data: {email: currentUser.email}}).
+  const sent = await loader(apiHost, 'POST', '/auth/resend-verification-email', { data: { email: user.email } }, access_token);
+  t.equal(sent.status, 200, ':24-28: "Verification mail sent successfully"');
+  readableByFrontend(t, sent, 'resend');
+  const { token } = linkIn(await nthMailTo(smtp, user.email), '/verify');
+  t.equal((await loader(apiHost, 'POST', 'auth/verify-email', { data: { token } }, access_token)).status, 200);
+  t.equal((await adapter(apiHost, 'GET', `users/${user.id}`, { accessToken: access_token })).json.data.attributes['is-verified'], true, 'the banner goes away');
+});
+
+t.test('an administrator sends the mail to a user from the user list', async (t) => {
+  const admin = await seedUser(app, { admin: true });
+  const user = await seedUser(app);
+  const sent = await loader(apiHost, 'POST', '/auth/resend-verification-email', { data: { email: user.email } }, admin.token);
+  t.equal(sent.status, 200);
+  linkIn(await nthMailTo(smtp, user.email), '/verify');
+});
