@@ -10,7 +10,8 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
-import { assertError, buildTestApp } from '../helpers/app.js';
+import { buildTestApp } from '../helpers/app.js';
+import { expectAuthError } from '../helpers/auth.js';
 import { seedUser } from '../helpers/users.js';
 
 const PROXY = '10.9.9.9';
@@ -48,9 +49,9 @@ async function login(on: FastifyInstance, { email, password, from, path = '/v1/a
   return { status: res.statusCode, headers: res.headers, body: res.json() };
 }
 
-/** A 429 of the event service: the JSON:API error document and a Retry-After within the window. */
+/** A 429 of the event service: the JSON:API error document (with `error`, as logins' failures have) and a Retry-After within the window. */
 function assertLimited(t: Test, res: Awaited<ReturnType<typeof login>>) {
-  assertError(t, res, 429, undefined, /^Too many failed logins; try again in \d+ seconds$/);
+  expectAuthError(t, res, 429, { detail: /^Too many failed logins; try again in \d+ seconds$/ });
   t.equal(res.body.errors[0].title, 'Too Many Requests');
   t.notOk('access_token' in res.body, 'no token');
   const retry = Number(res.headers['retry-after']);

@@ -1,7 +1,7 @@
 /**
  * The read cache (plugins/read-cache.ts): a repeated JSON:API read sends no SQL; it is keyed by the
  * caller and the Accept header; a write through this process, another process's write, a write by
- * plain SQL (a worker, an operator) and a change of the caller's account are all seen; an answer
+ * plain SQL (a worker, an operator), a change of the caller's account and the end of its login are all seen; an answer
  * computed while a change committed is not kept; `Cache-Control: no-cache` reads afresh; only 200
  * answers of cacheable routes are kept; the memory budget holds; every table notifies its changes.
  */
@@ -9,7 +9,9 @@ import postgres from 'postgres';
 import t from 'tap';
 import { CHANGE_CHANNEL, ReadCache } from '../../plugins/read-cache.js';
 import { buildOtherApp, buildTestApp, call, until } from '../helpers/app.js';
+import { loginPair, post } from '../helpers/auth.js';
 import { create, createCast, createEvent, rel } from '../helpers/events.js';
+import { seedUser } from '../helpers/users.js';
 
 const { app, url, queries, resetQueries } = await buildTestApp(t, { READ_CACHE_MB: '8' });
 const cast = await createCast(app);
@@ -113,6 +115,16 @@ t.test("a change of the caller's account is seen (memoized callers are dropped t
   t.pass();
 });
 
+t.test('a login ended by another process is seen: its memoized access token is refused once notified', async (t) => {
+  const other = await buildOtherApp(t, url);
+  const user = await seedUser(app);
+  const { access_token, refresh_token } = await loginPair(app, user.email, user.password);
+  t.equal((await call(app, { url: `/v1/users/${user.id}`, token: access_token })).status, 200, 'the caller is memoized here');
+  t.equal((await post(other, '/v1/auth/logout', { refresh_token })).status, 200, 'the login ends on the other process');
+  await notificationsSettled();
+  t.equal((await call(app, { url: `/v1/users/${user.id}`, token: access_token })).status, 401, 'and at once here');
+});
+
 t.test('Cache-Control: no-cache reads afresh', async (t) => {
   await trackName();
   resetQueries();
@@ -173,10 +185,11 @@ t.test('the memory budget holds; the least recently used go first', async (t) =>
 
 t.test('every table of the schema notifies its changes', async (t) => {
   // But the rate limits' hits (db/schema/rate-limits.ts): no read serves them, and notifying them would
-  // let anyone empty every process's read cache with failed logins.
+  // let anyone empty every process's read cache with failed logins. Nor does any read serve the refresh
+  // tokens and the tokens of mailed links (db/schema/logins.ts), which every refresh and account mail writes.
   const missing = await sql<{ table: string }[]>`
     select c.relname as table from pg_class c join pg_namespace n on n.oid = c.relnamespace
-    where n.nspname = 'public' and c.relkind = 'r' and c.relname <> 'rate_limit_hits'
+    where n.nspname = 'public' and c.relkind = 'r' and c.relname not in ('rate_limit_hits', 'refresh_tokens', 'account_tokens')
       and not exists (select 1 from pg_trigger g where g.tgrelid = c.oid and g.tgname = 'oe_change')`;
   t.same(missing.map((r) => r.table), [], 'a table without the oe_change trigger would serve stale reads');
 });

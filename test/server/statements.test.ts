@@ -77,6 +77,6 @@ t.test('creating a session: 6 statements', async (t) => {
   t.equal((await statements('/v1/sessions', owner, 'POST', body)).count, 6);
 });
 
-t.test('login: three statements (the brute-force limits, the account, forgiving the failures); the rest is the password hash', async (t) => {
-  t.equal((await statements('/v1/auth/login', undefined, 'POST', { email: cast.other.email, password: cast.other.password })).count, 3);
+t.test('login: four statements (the brute-force limits, the account, forgiving the failures, the login with its refresh token); the rest is the password hash', async (t) => {
+  t.equal((await statements('/v1/auth/login', undefined, 'POST', { email: cast.other.email, password: cast.other.password })).count, 4);
 });

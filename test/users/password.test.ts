@@ -1,6 +1,7 @@
 /** `password` is write-only: hashed, never returned, never queryable; changing it changes the login. */
 import t, { type Test } from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
+import { expectAuthError } from '../helpers/auth.js';
 import { expectError, login, seedUser } from '../helpers/users.js';
 
 /** No member named like a password and no trace of the secret or its hash anywhere in the text. */
@@ -94,7 +95,7 @@ t.test('password', async (t) => {
     });
     t.equal(res.status, 200);
     const old = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email: user.email, password: user.password } });
-    expectError(t, { status: old.statusCode, headers: old.headers, body: old.json() }, 401, { detail: 'Invalid credentials' });
+    expectAuthError(t, { status: old.statusCode, headers: old.headers, body: old.json() }, 401, { detail: 'Invalid credentials' });
     t.type(await login(app, user.email, 'my new password'), 'string');
   });
 

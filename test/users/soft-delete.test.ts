@@ -1,6 +1,7 @@
 /** DELETE /v1/users/{id} keeps the row, sets deleted_at, and makes the account vanish everywhere. */
 import t from 'tap';
 import { buildTestApp, call, JSONAPI } from '../helpers/app.js';
+import { expectAuthError } from '../helpers/auth.js';
 import { countUsers, expectError, login, seedUser } from '../helpers/users.js';
 
 t.test('soft delete', async (t) => {
@@ -57,7 +58,7 @@ t.test('soft delete', async (t) => {
     expectError(t, stalePublic, 401, { detail: 'The account of this token no longer exists' });
 
     const relogin = await app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email: user.email, password: user.password } });
-    expectError(t, { status: relogin.statusCode, headers: relogin.headers, body: relogin.json() }, 401, { detail: 'Invalid credentials' });
+    expectAuthError(t, { status: relogin.statusCode, headers: relogin.headers, body: relogin.json() }, 401, { detail: 'Invalid credentials' });
   });
 
   t.test('the address can be registered again, as a new account', async (t) => {
