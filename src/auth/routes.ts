@@ -148,6 +148,23 @@ export default async function authRoutes(app: FastifyInstance, { lifetimes, limi
     },
   );
 
+  /** The login of a refresh token any holder presents (failures count like failed refreshes). */
+  const loginOfRefresh = (request: FastifyRequest, token: string) =>
+    checkTokenAttempt(app, limits, request.ip, async () => {
+      const found = await loginOfRefreshToken(app.db, token);
+      if (!found) throw unauthorized('Invalid refresh token');
+      return found;
+    });
+
+  /** The login of the access token in the Authorization header. */
+  const loginOfAccess = async (request: FastifyRequest) => {
+    const token = bearerOf(request);
+    if (token === undefined) throw unauthorized();
+    const { loginId } = await app.callerOf(token, true);
+    if (!loginId) throw badRequest('This token belongs to no login; it ends at its expiry or with a password change');
+    return loginId;
+  };
+
   app.post(
     '/v1/auth/logout',
     {
@@ -156,9 +173,9 @@ export default async function authRoutes(app: FastifyInstance, { lifetimes, limi
         operationId: 'logout',
         summary: 'End a login',
         description:
-          'Ends the login of the access token in `Authorization` and the login of the `refresh_token` in the body, whichever are ' +
-          'sent: their refresh tokens and access tokens stop working at once. Ending a login that has ended already is fine. ' +
-          'Tokens of the assistant belong to no login (400 when nothing else is sent): they end at their expiry or with a password change.',
+          'Ends the login of the `refresh_token` in the body or, without one, of the access token in `Authorization`: its ' +
+          'refresh tokens and access tokens stop working at once. Ending a login that has ended already is fine. Tokens of ' +
+          'the assistant belong to no login (400): they end at their expiry or with a password change.',
         consumes: ['application/json'],
         body: Type.Ref(RefreshRequest),
         response: {
@@ -173,24 +190,9 @@ export default async function authRoutes(app: FastifyInstance, { lifetimes, limi
       preValidation: bodyOptional,
     },
     async (request) => {
-      const ended: string[] = [];
       const refresh = (request.body as Static<typeof RefreshRequest>).refresh_token;
-      if (refresh !== undefined) {
-        const loginId = await checkTokenAttempt(app, limits, request.ip, async () => {
-          const found = await loginOfRefreshToken(app.db, refresh);
-          if (!found) throw unauthorized('Invalid refresh token');
-          return found;
-        });
-        ended.push(loginId);
-      }
-      const access = bearerOf(request);
-      if (access !== undefined && access !== refresh) {
-        const { loginId } = await app.callerOf(access, true);
-        if (loginId) ended.push(loginId);
-        else if (ended.length === 0) throw badRequest('This token belongs to no login; it ends at its expiry or with a password change');
-      }
-      if (ended.length === 0) throw unauthorized();
-      for (const loginId of ended) await endLogins(app.db, { loginId }, 'logout');
+      const loginId = refresh !== undefined ? await loginOfRefresh(request, refresh) : await loginOfAccess(request);
+      await endLogins(app.db, { loginId }, 'logout');
       return { success: true as const };
     },
   );

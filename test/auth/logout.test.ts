@@ -25,15 +25,16 @@ t.test('with the access token: its login ends at once, other logins of the accou
   t.equal(row!.end_reason, 'logout');
 });
 
-t.test('with the refresh token alone (a client that lost its access token), and twice', async (t) => {
+t.test('with the refresh token (a client whose access token expired), and twice', async (t) => {
   const user = await seedUser(app);
   const pair = await loginPair(app, user.email, user.password);
-  t.equal((await post(app, '/v1/auth/logout', { refresh_token: pair.refresh_token })).status, 200);
+  const res = await post(app, '/v1/auth/logout', { refresh_token: pair.refresh_token }, { headers: { authorization: 'JWT an.expired.token' } });
+  t.equal(res.status, 200, 'the refresh token in the body names the login; the header is not read');
   t.equal(await tokenWorks(app, pair.access_token), 401);
   t.equal((await post(app, '/v1/auth/logout', { refresh_token: pair.refresh_token })).status, 200, 'ending an ended login is fine');
 });
 
-t.test('refusals', async (t) => {
+t.test('refusals: no token, an unknown refresh token, a bad access token, a token of no login alone', async (t) => {
   const user = await seedUser(app);
   expectError(t, await post(app, '/v1/auth/logout', {}), 401, { detail: 'Authentication is required' });
   expectError(t, await post(app, '/v1/auth/logout', { refresh_token: 'not a token we issued' }), 401, { detail: 'Invalid refresh token' });
