@@ -3,12 +3,12 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { users } from '../../db/schema/index.js';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../jsonapi/errors.js';
-import { errorResponses } from '../jsonapi/routes.js';
 import { Email } from '../jsonapi/types.js';
 import { useAccountToken } from './account-tokens.js';
 import { isStaff, loggedIn, requireLogin } from './caller.js';
 import { checkLogin, checkTokenAttempt, type LoginLimits } from './login.js';
 import { endAfterPasswordChange, raiseGeneration } from './logins.js';
+import { authOperation } from './operation.js';
 import { hashPassword } from './password.js';
 
 /** The bodies the web front end sends here: `{"data": {...}}` as plain JSON (its `loader` service). */
@@ -45,19 +45,6 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
   for (const schema of [VerifyEmailRequest, EmailRequest, ResetPasswordRequest, ChangePasswordRequest, MessageResponse, AccountResponse]) {
     app.addSchema(schema);
   }
-  const schema = (s: { operationId: string; summary: string; description: string; body: string; response: unknown; errors: Record<number, string>; open?: boolean }) => ({
-    tags: ['Authentication'],
-    operationId: s.operationId,
-    summary: s.summary,
-    description: s.description,
-    ...(s.open ? { security: [] } : {}),
-    consumes: ['application/json'],
-    body: Type.Ref(s.body),
-    response: {
-      200: s.response,
-      ...errorResponses([400, 413, 415, 422, ...Object.keys(s.errors).map(Number)], s.errors),
-    },
-  });
   const tokenFailures = {
     400: `The body is not JSON, or the link ${LINK_REFUSED}`,
     429: 'Too many failed attempts from this client address; `Retry-After` says when to try again',
@@ -67,7 +54,7 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
   app.post(
     '/v1/auth/verify-email',
     {
-      schema: schema({
+      schema: authOperation({
         operationId: 'verifyEmail',
         summary: 'Verify an email address',
         description:
@@ -75,8 +62,8 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
           '`is-verified`. A token works once, within its lifetime, and only while the account still has the address it was ' +
           `mailed to. Failed attempts count per client address (${limits.perClient} per ${limits.windowSeconds} seconds).`,
         open: true,
-        body: 'VerifyEmailRequest',
-        response: Type.Ref(MessageResponse, { description: 'The address is verified' }),
+        body: Type.Ref(VerifyEmailRequest),
+        ok: Type.Ref(MessageResponse, { description: 'The address is verified' }),
         errors: tokenFailures,
       }),
     },
@@ -103,14 +90,14 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
     '/v1/auth/resend-verification-email',
     {
       onRequest: requireLogin(app),
-      schema: schema({
+      schema: authOperation({
         operationId: 'resendVerificationEmail',
         summary: 'Mail a new verification link',
         description:
           'Mails a new verification link to the address, which must be the caller\'s own (administrators: any account\'s). ' +
           'Counted against the mail limits of the address and of the client (MAIL_RATE_*).',
-        body: 'AccountEmailRequest',
-        response: Type.Ref(MessageResponse, { description: 'The mail is on its way' }),
+        body: Type.Ref(EmailRequest),
+        ok: Type.Ref(MessageResponse, { description: 'The mail is on its way' }),
         errors: {
           401: 'No valid token was sent',
           403: 'The address is another account\'s',
@@ -141,7 +128,7 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
   app.post(
     '/v1/auth/reset-password',
     {
-      schema: schema({
+      schema: authOperation({
         operationId: 'requestPasswordReset',
         summary: 'Mail a password reset link',
         description:
@@ -149,8 +136,8 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
           'account has the address (the mail is sent by a background job), and so are the limits: each address and each client ' +
           'address is counted against the mail limits (MAIL_RATE_*) either way.',
         open: true,
-        body: 'AccountEmailRequest',
-        response: Type.Ref(MessageResponse, { description: 'If an account has this address, the mail is on its way' }),
+        body: Type.Ref(EmailRequest),
+        ok: Type.Ref(MessageResponse, { description: 'If an account has this address, the mail is on its way' }),
         errors: { 429: mailLimit },
       }),
     },
@@ -166,7 +153,7 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
   app.patch(
     '/v1/auth/reset-password',
     {
-      schema: schema({
+      schema: authOperation({
         operationId: 'resetPassword',
         summary: 'Set a new password with a reset link',
         description:
@@ -175,8 +162,8 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
           `refresh and access tokens), and so do the other reset links. Failed attempts count per client address (${limits.perClient} ` +
           `per ${limits.windowSeconds} seconds).`,
         open: true,
-        body: 'ResetPasswordRequest',
-        response: Type.Ref(AccountResponse, { description: 'The password is set' }),
+        body: Type.Ref(ResetPasswordRequest),
+        ok: Type.Ref(AccountResponse, { description: 'The password is set' }),
         errors: tokenFailures,
       }),
     },
@@ -206,15 +193,15 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
     '/v1/auth/change-password',
     {
       onRequest: requireLogin(app),
-      schema: schema({
+      schema: authOperation({
         operationId: 'changePassword',
         summary: 'Change the password',
         description:
           'Changes the caller\'s password; the current one must be given. Wrong current passwords count as failed logins of the ' +
           'account (LOGIN_*). Every other login of the account ends (its refresh and access tokens), and so do reset links ' +
           'not used yet; the login whose token made the change goes on. A notice is mailed to the account.',
-        body: 'ChangePasswordRequest',
-        response: Type.Ref(AccountResponse, { description: 'The password is changed' }),
+        body: Type.Ref(ChangePasswordRequest),
+        ok: Type.Ref(AccountResponse, { description: 'The password is changed' }),
         errors: {
           401: 'No valid token was sent',
           422: 'The body is invalid, the current password is wrong, or the new one is the same',

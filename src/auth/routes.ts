@@ -3,11 +3,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { bearerOf } from '../../plugins/auth.js';
 import { sendError } from '../../plugins/error-handler.js';
 import { badRequest, unauthorized, unprocessable } from '../jsonapi/errors.js';
-import { errorResponses } from '../jsonapi/routes.js';
-import { ErrorObject, JsonApiVersion, MEDIA_TYPE } from '../jsonapi/schemas.js';
 import { Email } from '../jsonapi/types.js';
 import { checkLogin, checkTokenAttempt, type LoginLimits } from './login.js';
 import { endLogins, loginOfRefreshToken, refreshLogin, startLogin, type TokenLifetimes } from './logins.js';
+import { AuthErrorDocument, authOperation } from './operation.js';
 
 const Password = Type.String({ minLength: 1, maxLength: 1024, writeOnly: true });
 const RefreshToken = Type.String({ minLength: 1, maxLength: 1024, description: 'a refresh token of `/v1/auth/login` or of a refresh' });
@@ -35,25 +34,6 @@ const RefreshRequest = Type.Object(
 );
 const LogoutResponse = Type.Object({ success: Type.Literal(true) }, { $id: 'LogoutResponse' });
 
-/** The error document of the logins and refreshes: JSON:API errors plus `error`, as the web front end reads it. */
-export const AuthErrorDocument = Type.Object(
-  {
-    errors: Type.Array(Type.Ref(ErrorObject)),
-    jsonapi: Type.Ref(JsonApiVersion),
-    error: Type.String({ description: 'the detail of the first error (the web front end shows `error`, as the reference server sends it)' }),
-  },
-  { $id: 'AuthErrorDocument', description: 'A failed login or refresh: the error document plus `error`' },
-);
-
-/** errorResponses whose document is AuthErrorDocument. */
-const authErrorResponses = (...args: Parameters<typeof errorResponses>) =>
-  Object.fromEntries(
-    Object.entries(errorResponses(...args)).map(([code, response]) => [
-      code,
-      { ...response, content: { [MEDIA_TYPE]: { schema: Type.Ref(AuthErrorDocument) } } },
-    ]),
-  );
-
 /** A request without a body (the token in the header only) is validated as an empty one. */
 const bodyOptional = async (request: FastifyRequest) => {
   request.body ??= {};
@@ -74,30 +54,28 @@ export interface AuthRouteOptions {
  */
 export default async function authRoutes(app: FastifyInstance, { lifetimes, limits }: AuthRouteOptions) {
   for (const schema of [LoginRequest, TokenPairResponse, RefreshRequest, LogoutResponse, AuthErrorDocument]) app.addSchema(schema);
-  const loginSchema = (operationId: string, deprecated: boolean) => ({
-    tags: ['Authentication'],
-    operationId,
-    summary: deprecated ? 'Log in (legacy path)' : 'Log in',
-    description:
-      `Exchanges an email (or \`username\`) and password for an HS256 JWT access token valid for ${lifetimes.access} seconds and a ` +
-      `refresh token valid for ${lifetimes.refresh} seconds; both belong to this login (see \`/v1/auth/token/refresh\` and ` +
-      `\`/v1/auth/logout\`). After ${limits.perEmail} failed logins for one email, or ${limits.perClient} from one client address, ` +
-      `within ${limits.windowSeconds} seconds, every login of that email or client is refused with 429 and ` +
-      '`Retry-After` (seconds), whatever the password; a successful login forgives the failures of its email. Failures carry ' +
-      '`error` beside `errors`.',
-    ...(deprecated ? { deprecated: true } : {}),
-    security: [],
-    consumes: ['application/json'],
-    body: Type.Ref(LoginRequest),
-    response: {
-      200: Type.Ref(TokenPairResponse, { description: 'The tokens of the new login' }),
-      ...authErrorResponses([400, 401, 413, 415, 422, 429], {
+  const loginSchema = (operationId: string, deprecated: boolean) =>
+    authOperation({
+      operationId,
+      summary: deprecated ? 'Log in (legacy path)' : 'Log in',
+      description:
+        `Exchanges an email (or \`username\`) and password for an HS256 JWT access token valid for ${lifetimes.access} seconds and a ` +
+        `refresh token valid for ${lifetimes.refresh} seconds; both belong to this login (see \`/v1/auth/token/refresh\` and ` +
+        `\`/v1/auth/logout\`). After ${limits.perEmail} failed logins for one email, or ${limits.perClient} from one client address, ` +
+        `within ${limits.windowSeconds} seconds, every login of that email or client is refused with 429 and ` +
+        '`Retry-After` (seconds), whatever the password; a successful login forgives the failures of its email. Failures carry ' +
+        '`error` beside `errors`.',
+      deprecated,
+      open: true,
+      body: Type.Ref(LoginRequest),
+      ok: Type.Ref(TokenPairResponse, { description: 'The tokens of the new login' }),
+      errors: {
         401: 'The email or password is wrong, or the account is deleted',
         422: 'The body is invalid, or names neither email nor username',
         429: 'Too many failed logins for this email or from this client address; `Retry-After` says when to try again',
-      }),
-    },
-  });
+      },
+      errorMember: true,
+    });
   const login = async (request: FastifyRequest) => {
     const body = request.body as Static<typeof LoginRequest>;
     const email = body.email ?? body.username;
@@ -115,8 +93,7 @@ export default async function authRoutes(app: FastifyInstance, { lifetimes, limi
   app.post(
     '/v1/auth/token/refresh',
     {
-      schema: {
-        tags: ['Authentication'],
+      schema: authOperation({
         operationId: 'refreshToken',
         summary: 'Exchange a refresh token for a new pair',
         description:
@@ -126,18 +103,16 @@ export default async function authRoutes(app: FastifyInstance, { lifetimes, limi
           `ends the whole login (likely theft). Refresh tokens expire ${lifetimes.refresh} seconds after they were issued. Failed ` +
           `refreshes count per client address (${limits.perClient} per ${limits.windowSeconds} seconds, then 429). No cookies are ` +
           'read or set, so `X-CSRF-Token` is ignored. Failures carry `error` beside `errors`; a 401 means the client must log in again.',
-        security: [],
-        consumes: ['application/json'],
+        open: true,
         body: Type.Ref(RefreshRequest),
-        response: {
-          200: Type.Ref(TokenPairResponse, { description: 'The new tokens of the login' }),
-          ...authErrorResponses([400, 401, 413, 415, 422, 429], {
-            400: 'The body is not JSON, or no refresh token was sent',
-            401: 'The refresh token is unknown, expired or retired, or its login has ended',
-            429: 'Too many failed refreshes from this client address; `Retry-After` says when to try again',
-          }),
+        ok: Type.Ref(TokenPairResponse, { description: 'The new tokens of the login' }),
+        errors: {
+          400: 'The body is not JSON, or no refresh token was sent',
+          401: 'The refresh token is unknown, expired or retired, or its login has ended',
+          429: 'Too many failed refreshes from this client address; `Retry-After` says when to try again',
         },
-      },
+        errorMember: true,
+      }),
       preValidation: bodyOptional,
       errorHandler: withErrorMember,
     },
@@ -168,25 +143,21 @@ export default async function authRoutes(app: FastifyInstance, { lifetimes, limi
   app.post(
     '/v1/auth/logout',
     {
-      schema: {
-        tags: ['Authentication'],
+      schema: authOperation({
         operationId: 'logout',
         summary: 'End a login',
         description:
           'Ends the login of the `refresh_token` in the body or, without one, of the access token in `Authorization`: its ' +
           'refresh tokens and access tokens stop working at once. Ending a login that has ended already is fine. Tokens of ' +
           'the assistant belong to no login (400): they end at their expiry or with a password change.',
-        consumes: ['application/json'],
         body: Type.Ref(RefreshRequest),
-        response: {
-          200: Type.Ref(LogoutResponse, { description: 'The login has ended' }),
-          ...errorResponses([400, 401, 413, 415, 422, 429], {
-            400: 'The body is not JSON, or the token belongs to no login',
-            401: 'Neither a valid access token nor a known refresh token was sent',
-            429: 'Too many unknown refresh tokens from this client address; `Retry-After` says when to try again',
-          }),
+        ok: Type.Ref(LogoutResponse, { description: 'The login has ended' }),
+        errors: {
+          400: 'The body is not JSON, or the token belongs to no login',
+          401: 'Neither a valid access token nor a known refresh token was sent',
+          429: 'Too many unknown refresh tokens from this client address; `Retry-After` says when to try again',
         },
-      },
+      }),
       preValidation: bodyOptional,
     },
     async (request) => {
