@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import t from 'tap';
 import { buildTestApp } from '../helpers/app.js';
-import { FRONTEND_URL, linkIn, loginPair, mailsTo, nthMailTo, post, setFrontendUrl, tokenWorks } from '../helpers/auth.js';
+import { linkIn, loginPair, mailsTo, nthMailTo, post, setFrontendUrl, tokenWorks } from '../helpers/auth.js';
+import { FRONTEND_ORIGIN } from '../helpers/front-end-client.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { expectError, login, seedUser } from '../helpers/users.js';
 
@@ -44,7 +45,7 @@ t.test('the mailed link sets a new password once; it ends every login and the ot
   const mail = mailsTo(smtp, user.email)[0]!;
   t.match(mail.parsed.subject, /^Reset your password for Open Event$/);
   t.match(mail.parsed.text, /within 15 minutes/);
-  t.equal(`${second.url.origin}${second.url.pathname}`, `${FRONTEND_URL}/reset-password`);
+  t.equal(`${second.url.origin}${second.url.pathname}`, `${FRONTEND_ORIGIN}/reset-password`);
 
   const res = await reset(second.token, 'my new password');
   t.equal(res.status, 200);

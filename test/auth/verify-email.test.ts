@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import t from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
-import { FRONTEND_URL, linkIn, mailsTo, nthMailTo, post, setFrontendUrl } from '../helpers/auth.js';
+import { linkIn, mailsTo, nthMailTo, post, setFrontendUrl } from '../helpers/auth.js';
+import { FRONTEND_ORIGIN } from '../helpers/front-end-client.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { expectError, seedUser } from '../helpers/users.js';
 
@@ -29,13 +30,13 @@ t.test('without a frontend-url in the settings, links point to PUBLIC_URL', asyn
 });
 
 t.test('registration mails a link to the front end; it verifies the address once', async (t) => {
-  await setFrontendUrl(app, `${FRONTEND_URL}/`);
+  await setFrontendUrl(app, `${FRONTEND_ORIGIN}/`);
   const { id, email } = await register();
   t.notOk(await isVerified(id));
   const mail = await nthMailTo(smtp, email);
   t.match(mail.parsed.subject, /^Confirm your email address for Open Event$/);
   const { url, token } = linkIn(mail, '/verify');
-  t.equal(`${url.origin}${url.pathname}`, `${FRONTEND_URL}/verify`, "the front end's verify page (app/router.js), one slash");
+  t.equal(`${url.origin}${url.pathname}`, `${FRONTEND_ORIGIN}/verify`, "the front end's verify page (app/router.js), one slash");
   t.match(token, /^[\w-]{43}$/);
   const dump = JSON.stringify(await app.sql`select encode(token_hash, 'base64') as h, * from account_tokens`);
   t.notOk(dump.includes(token), 'only a hash of the token is stored');

@@ -6,17 +6,18 @@
 import t from 'tap';
 import { post } from '../helpers/auth.js';
 import { seedUser } from '../helpers/users.js';
-import { adapter, readableByFrontend, simpleAuth, startForFrontend, tokenPayload } from '../helpers/frontend.js';
+import { frontEnd } from '../helpers/front-end-client.js';
+import { readableByFrontEnd, simpleAuth, startForFrontEnd, tokenPayload } from '../helpers/front-end-auth.js';
 
-const { apiHost, app } = await startForFrontend(t);
+const { apiHost, app } = await startForFrontEnd(t);
 const serverTokenEndpoint = `${apiHost}/auth/session`;
 const serverTokenRefreshEndpoint = `${apiHost}/v1/auth/token/refresh`;
 
 /** A remember-me login (app/components/forms/login-form.js:66). */
 async function login(email: string, password: string, headers: Record<string, string> = {}) {
   const res = await simpleAuth(serverTokenEndpoint, { username: email, password, 'remember-me': true, 'include-in-response': true }, headers);
-  if (res.status !== 200) throw new Error(`login: ${res.status} ${JSON.stringify(res.json)}`);
-  return res.json as { access_token: string; refresh_token: string };
+  if (res.status !== 200) throw new Error(`login: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as { access_token: string; refresh_token: string };
 }
 
 /**
@@ -35,8 +36,8 @@ t.test('a session refreshes ten times with its first refresh token; sessionData 
     const reply = await refreshAs(session).reply;
     t.equal(reply.status, 200, `refresh ${i}`);
     // :57-58: handleAuthResponse(response.json, token), then sessionData.refresh_token = token: the new one is dropped.
-    session.access_token = reply.json.access_token;
-    t.equal((await adapter(apiHost, 'GET', `users/${user.id}`, { accessToken: session.access_token })).status, 200);
+    session.access_token = reply.body.access_token;
+    t.equal((await frontEnd(apiHost, session.access_token).adapter('GET', `/v1/users/${user.id}`)).status, 200);
   }
 });
 
@@ -48,8 +49,8 @@ t.test('a new login after a logout still sends the last refresh\'s headers: it w
   // and authenticate() sends them with the next credentials.
   const again = await simpleAuth(serverTokenEndpoint, { username: user.email, password: user.password, 'remember-me': true, 'include-in-response': true }, headers);
   t.equal(again.status, 200, 'a login ignores Authorization');
-  readableByFrontend(t, again, 'the new login');
-  t.type(again.json.refresh_token, 'string');
+  readableByFrontEnd(t, again, 'the new login');
+  t.type(again.body.refresh_token, 'string');
 });
 
 t.test('when the login ended elsewhere, the refresh is 401 and the front end ends its session', async (t) => {
@@ -62,8 +63,8 @@ t.test('when the login ended elsewhere, the refresh is 401 and the front end end
   const refused = await refreshAs(session).reply;
   // :61-63: handleTokenRefreshFail(error.status): a 401 invalidates the session.
   t.equal(refused.status, 401);
-  readableByFrontend(t, refused, 'the refusal');
-  t.equal(refused.json.error, 'The login of this refresh token has ended');
+  readableByFrontEnd(t, refused, 'the refusal');
+  t.equal(refused.body.error, 'The login of this refresh token has ended');
   // app/adapters/application.js:102-106: a 401 on any request invalidates the session too.
-  t.equal((await adapter(apiHost, 'GET', `users/${user.id}`, { accessToken: session.access_token })).status, 401);
+  t.equal((await frontEnd(apiHost, session.access_token).adapter('GET', `/v1/users/${user.id}`)).status, 401);
 });

@@ -4,24 +4,25 @@
  */
 import t from 'tap';
 import { seedUser } from '../helpers/users.js';
-import { adapter, preflight, preflightPasses, readableByFrontend, simpleAuth, startForFrontend, tokenPayload } from '../helpers/frontend.js';
+import { frontEnd, preflight } from '../helpers/front-end-client.js';
+import { preflightPasses, readableByFrontEnd, simpleAuth, startForFrontEnd, tokenPayload } from '../helpers/front-end-auth.js';
 
-const { apiHost, app } = await startForFrontend(t);
+const { apiHost, app } = await startForFrontEnd(t);
 // config/environment.js:94 and :100.
 const serverTokenEndpoint = `${apiHost}/auth/session`;
 const serverTokenRefreshEndpoint = `${apiHost}/v1/auth/token/refresh`;
 const user = await seedUser(app);
 
 t.test('remember me: login, the current user, then two refreshes with the original refresh token', async (t) => {
-  preflightPasses(t, await preflight(serverTokenEndpoint, 'POST', ['content-type']), 'POST', ['content-type'], 'login');
+  preflightPasses(t, await preflight(apiHost, '/auth/session', 'POST', ['content-type']), 'POST', ['content-type'], 'login');
   // login-form.js:65-66: with rememberMe, refreshAccessTokens is on and the credentials are these.
   const credentials = { username: user.email, password: user.password, 'remember-me': true, 'include-in-response': true };
   const login = await simpleAuth(serverTokenEndpoint, credentials);
   t.equal(login.status, 200);
-  readableByFrontend(t, login, 'login');
+  readableByFrontEnd(t, login, 'login');
   // custom-jwt.js:17 reads access_token (tokenPropertyName, environment.js:95), :38 refresh_token (environment.js:101):
   // with refreshAccessTokens on, an empty refresh token throws "Refresh token is empty" (:41-43).
-  const { access_token, refresh_token } = login.json;
+  const { access_token, refresh_token } = login.body;
   t.type(access_token, 'string');
   t.type(refresh_token, 'string');
   t.ok(refresh_token.length > 0, 'the refresh token the authenticator requires');
@@ -32,26 +33,26 @@ t.test('remember me: login, the current user, then two refreshes with the origin
   t.ok(claims.exp - Date.now() / 1000 > 120, 'the token outlives the refresh leeway');
 
   // login-form.js:74-78 (auth-manager.js:54-58): identity -> store.findRecord('user', identity).
-  const me = await adapter(apiHost, 'GET', `users/${claims.identity}`, { accessToken: access_token });
+  const me = await frontEnd(apiHost, access_token).adapter('GET', `/v1/users/${claims.identity}`);
   t.equal(me.status, 200);
-  readableByFrontend(t, me, 'the current user');
-  t.equal(me.json.data.id, user.id);
-  t.equal(me.json.data.attributes.email, user.email);
+  readableByFrontEnd(t, me, 'the current user');
+  t.equal(me.body.data.id, user.id);
+  t.equal(me.body.data.attributes.email, user.email);
 
   // custom-jwt.js:51-58: Authorization: JWT <refresh token>, X-CSRF-Token from the token's csrf claim (none:
   // the header carries "undefined"), body {refresh_token} (makeRefreshData); it keeps the original refresh
   // token (:57-58) and refreshes with it every time.
   const headers = { Authorization: `JWT ${refresh_token}`, 'X-CSRF-Token': String(claims.csrf) };
   const wanted = ['authorization', 'content-type', 'x-csrf-token'];
-  preflightPasses(t, await preflight(serverTokenRefreshEndpoint, 'POST', wanted), 'POST', wanted, 'refresh');
+  preflightPasses(t, await preflight(apiHost, '/v1/auth/token/refresh', 'POST', wanted), 'POST', wanted, 'refresh');
   for (const round of [1, 2]) {
     const refreshed = await simpleAuth(serverTokenRefreshEndpoint, { refresh_token }, headers);
     t.equal(refreshed.status, 200, `refresh ${round} with the original refresh token`);
-    readableByFrontend(t, refreshed, `refresh ${round}`);
-    const next = refreshed.json.access_token;
+    readableByFrontEnd(t, refreshed, `refresh ${round}`);
+    const next = refreshed.body.access_token;
     t.type(next, 'string', 'custom-jwt.js:57 reads access_token');
     t.equal(tokenPayload(next).identity, claims.identity);
-    t.equal((await adapter(apiHost, 'GET', `users/${claims.identity}`, { accessToken: next })).status, 200, `the access token of refresh ${round} works`);
+    t.equal((await frontEnd(apiHost, next).adapter('GET', `/v1/users/${claims.identity}`)).status, 200, `the access token of refresh ${round} works`);
   }
 });
 
@@ -59,16 +60,16 @@ t.test('without remember me: the same login, whose refresh token the front end l
   // login-form.js:65-66 with rememberMe false.
   const login = await simpleAuth(serverTokenEndpoint, { username: user.email, password: user.password, 'remember-me': false, 'include-in-response': false });
   t.equal(login.status, 200);
-  t.type(login.json.access_token, 'string');
-  const claims = tokenPayload(login.json.access_token);
-  t.equal((await adapter(apiHost, 'GET', `users/${claims.identity}`, { accessToken: login.json.access_token })).status, 200);
+  t.type(login.body.access_token, 'string');
+  const claims = tokenPayload(login.body.access_token);
+  t.equal((await frontEnd(apiHost, login.body.access_token).adapter('GET', `/v1/users/${claims.identity}`)).status, 200);
 });
 
 t.test('a wrong password: the form shows e.json.error', async (t) => {
   const login = await simpleAuth(serverTokenEndpoint, { username: user.email, password: 'not my password', 'remember-me': true, 'include-in-response': true });
   t.equal(login.status, 401);
-  readableByFrontend(t, login, 'the refusal');
-  // login-form.js:87-89: `if (e.json && e.json.error)` -> errorMessage = e.json.error.
-  t.equal(login.json.error, 'Invalid credentials');
-  t.equal(login.json.errors[0].detail, 'Invalid credentials', 'the JSON:API document is still there');
+  readableByFrontEnd(t, login, 'the refusal');
+  // login-form.js:87-89: `if (e.json && e.json.error)` -> errorMessage = e.json.error (e.json: the parsed answer, here `body`).
+  t.equal(login.body.error, 'Invalid credentials');
+  t.equal(login.body.errors[0].detail, 'Invalid credentials', 'the JSON:API document is still there');
 });

@@ -5,18 +5,19 @@
  */
 import t from 'tap';
 import { seedUser } from '../helpers/users.js';
-import { loader, preflight, preflightPasses, readableByFrontend, startForFrontend } from '../helpers/frontend.js';
+import { frontEnd, preflight } from '../helpers/front-end-client.js';
+import { preflightPasses, readableByFrontEnd, startForFrontEnd } from '../helpers/front-end-auth.js';
 
-const { apiHost, app } = await startForFrontend(t);
+const { apiHost, app } = await startForFrontEnd(t);
 
 t.test('check_email tells a registered address from a new one', async (t) => {
   const user = await seedUser(app);
-  preflightPasses(t, await preflight(`${apiHost}/v1/users/check_email`, 'POST', ['content-type']), 'POST', ['content-type'], 'check_email');
+  preflightPasses(t, await preflight(apiHost, '/v1/users/check_email', 'POST', ['content-type']), 'POST', ['content-type'], 'check_email');
   // :67: loader.post('users/check_email', {email}) -> result.exists (:68-71).
-  const known = await loader(apiHost, 'POST', 'users/check_email', { email: user.email });
+  const known = await frontEnd(apiHost).loader('POST', '/v1/users/check_email', { email: user.email });
   t.equal(known.status, 200);
-  readableByFrontend(t, known, 'check_email');
-  t.equal(known.json.exists, true, 'userExists: the form asks for the password to log in');
-  const fresh = await loader(apiHost, 'POST', '/users/check_email', { email: 'new.guest@example.com' });
-  t.equal(fresh.json.exists, false, 'showPasswordForm: the form registers the guest');
+  readableByFrontEnd(t, known, 'check_email');
+  t.equal(known.body.exists, true, 'userExists: the form asks for the password to log in');
+  const fresh = await frontEnd(apiHost).loader('POST', '/v1/users/check_email', { email: 'new.guest@example.com' });
+  t.equal(fresh.body.exists, false, 'showPasswordForm: the form registers the guest');
 });

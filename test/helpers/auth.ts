@@ -3,6 +3,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import { settings } from '../../db/schema/index.js';
+import { FRONTEND_ORIGIN } from './front-end-client.js';
 import type { ReceivedMail, SmtpPeer } from './smtp.js';
 import { expectError, type ErrorExpectation } from './users.js';
 
@@ -55,10 +56,8 @@ export async function tokenWorks(app: FastifyInstance, token: string): Promise<n
   return res.statusCode;
 }
 
-export const FRONTEND_URL = 'https://eventyay.example';
-
 /** Links in mails point to the web front end named in the settings. */
-export const setFrontendUrl = (app: FastifyInstance, url = FRONTEND_URL) => app.db.update(settings).set({ frontendUrl: url });
+export const setFrontendUrl = (app: FastifyInstance, url = FRONTEND_ORIGIN) => app.db.update(settings).set({ frontendUrl: url });
 
 /** The mails received so far that went to `address`. */
 export const mailsTo = (smtp: SmtpPeer, address: string) => smtp.received.filter((m) => m.envelope.to.includes(address));
