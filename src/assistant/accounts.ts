@@ -98,6 +98,8 @@ export async function accountRoutes(
       if (role === 'anonymous') throw new AssistantError(400, 'Cannot change user role to anonymous.');
       if (!ROLES.includes(role)) throw new AssistantError(400, `Unknown role "${role}"`);
       if (!params.user) throw new AssistantError(400, 'Bad username');
+      // No address holds a NUL (PostgreSQL text cannot), and comparing one would be a database error.
+      if (hasNul(params.user)) throw new AssistantError(400, 'Username not found');
       if (rank(role) >= rank('admin') && identity.role !== 'superadmin') {
         throw new AssistantError(403, 'Only a superadmin may grant the roles admin and superadmin');
       }
