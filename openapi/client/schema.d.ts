@@ -7517,45 +7517,51 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -7759,37 +7765,43 @@ export interface operations {
     getUser: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -8102,7 +8114,14 @@ export interface operations {
     };
     getUserSpeakersRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -8198,45 +8217,51 @@ export interface operations {
     getUserSpeakers: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -8454,7 +8479,14 @@ export interface operations {
     };
     getUserSessionsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -8550,45 +8582,51 @@ export interface operations {
     getUserSessions: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -8685,7 +8723,14 @@ export interface operations {
     };
     getUserOrdersRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -8781,45 +8826,51 @@ export interface operations {
     getUserOrders: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -8916,7 +8967,14 @@ export interface operations {
     };
     getUserNotificationsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -9012,45 +9070,51 @@ export interface operations {
     getUserNotifications: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -9147,7 +9211,14 @@ export interface operations {
     };
     getUserOwnerEventsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -9243,45 +9314,51 @@ export interface operations {
     getUserOwnerEvents: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -9378,7 +9455,14 @@ export interface operations {
     };
     getUserOrganizerEventsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -9474,45 +9558,51 @@ export interface operations {
     getUserOrganizerEvents: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -9609,7 +9699,14 @@ export interface operations {
     };
     getUserCoorganizerEventsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -9705,45 +9802,51 @@ export interface operations {
     getUserCoorganizerEvents: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -9841,45 +9944,51 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -10083,37 +10192,43 @@ export interface operations {
     getEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -10426,7 +10541,14 @@ export interface operations {
     };
     getEventEventTopicRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -10641,37 +10763,43 @@ export interface operations {
     getEventEventTopic: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -10772,7 +10900,14 @@ export interface operations {
     };
     getEventEventCopyrightRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -10868,37 +11003,43 @@ export interface operations {
     getEventEventCopyright: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -10999,7 +11140,14 @@ export interface operations {
     };
     getEventSocialLinksRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -11095,45 +11243,51 @@ export interface operations {
     getEventSocialLinks: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -11230,7 +11384,14 @@ export interface operations {
     };
     getEventMicrolocationsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -11326,45 +11487,51 @@ export interface operations {
     getEventMicrolocations: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -11461,7 +11628,14 @@ export interface operations {
     };
     getEventSponsorsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -11557,45 +11731,51 @@ export interface operations {
     getEventSponsors: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -11692,7 +11872,14 @@ export interface operations {
     };
     getEventTracksRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -11788,45 +11975,51 @@ export interface operations {
     getEventTracks: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -11923,7 +12116,14 @@ export interface operations {
     };
     getEventSessionTypesRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -12019,45 +12219,51 @@ export interface operations {
     getEventSessionTypes: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -12154,7 +12360,14 @@ export interface operations {
     };
     getEventSessionsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -12250,45 +12463,51 @@ export interface operations {
     getEventSessions: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -12385,7 +12604,14 @@ export interface operations {
     };
     getEventSpeakersRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -12481,45 +12707,51 @@ export interface operations {
     getEventSpeakers: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -12737,7 +12969,14 @@ export interface operations {
     };
     getEventCustomFormsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -12833,45 +13072,51 @@ export interface operations {
     getEventCustomForms: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -13089,7 +13334,14 @@ export interface operations {
     };
     getEventOrdersRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -13185,45 +13437,51 @@ export interface operations {
     getEventOrders: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -13320,7 +13578,14 @@ export interface operations {
     };
     getEventOwnerRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -13416,37 +13681,43 @@ export interface operations {
     getEventOwner: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -13547,7 +13818,14 @@ export interface operations {
     };
     getEventOrganizersRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -14000,45 +14278,51 @@ export interface operations {
     getEventOrganizers: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -14135,7 +14419,14 @@ export interface operations {
     };
     getEventCoorganizersRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -14588,45 +14879,51 @@ export interface operations {
     getEventCoorganizers: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -14724,45 +15021,51 @@ export interface operations {
     listUpcomingEvents: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
                 /** @description sent by the Open Event front end (`true`); no effect */
                 upcoming?: string;
@@ -14850,45 +15153,51 @@ export interface operations {
     listEventTopics: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -15092,37 +15401,43 @@ export interface operations {
     getEventTopic: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -15435,7 +15750,14 @@ export interface operations {
     };
     getEventTopicEventsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -15531,45 +15853,51 @@ export interface operations {
     getEventTopicEvents: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -15667,45 +15995,51 @@ export interface operations {
     listEventCopyrights: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -15909,37 +16243,43 @@ export interface operations {
     getEventCopyright: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -16253,37 +16593,43 @@ export interface operations {
     getEventCopyrightAlias: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -16596,7 +16942,14 @@ export interface operations {
     };
     getEventCopyrightEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -16811,37 +17164,43 @@ export interface operations {
     getEventCopyrightEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -16943,45 +17302,51 @@ export interface operations {
     listSocialLinks: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -17185,37 +17550,43 @@ export interface operations {
     getSocialLink: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -17528,7 +17899,14 @@ export interface operations {
     };
     getSocialLinkEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -17743,37 +18121,43 @@ export interface operations {
     getSocialLinkEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -17875,45 +18259,51 @@ export interface operations {
     listMicrolocations: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -18117,37 +18507,43 @@ export interface operations {
     getMicrolocation: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -18460,7 +18856,14 @@ export interface operations {
     };
     getMicrolocationEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -18675,37 +19078,43 @@ export interface operations {
     getMicrolocationEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -18806,7 +19215,14 @@ export interface operations {
     };
     getMicrolocationSessionsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -18902,45 +19318,51 @@ export interface operations {
     getMicrolocationSessions: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -19038,45 +19460,51 @@ export interface operations {
     listSponsors: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -19280,37 +19708,43 @@ export interface operations {
     getSponsor: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -19623,7 +20057,14 @@ export interface operations {
     };
     getSponsorEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -19838,37 +20279,43 @@ export interface operations {
     getSponsorEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -19970,45 +20417,51 @@ export interface operations {
     listTracks: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -20212,37 +20665,43 @@ export interface operations {
     getTrack: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -20555,7 +21014,14 @@ export interface operations {
     };
     getTrackEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -20770,37 +21236,43 @@ export interface operations {
     getTrackEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -20901,7 +21373,14 @@ export interface operations {
     };
     getTrackSessionsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -20997,45 +21476,51 @@ export interface operations {
     getTrackSessions: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -21133,45 +21618,51 @@ export interface operations {
     listSessionTypes: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -21375,37 +21866,43 @@ export interface operations {
     getSessionType: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -21718,7 +22215,14 @@ export interface operations {
     };
     getSessionTypeEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -21933,37 +22437,43 @@ export interface operations {
     getSessionTypeEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -22064,7 +22574,14 @@ export interface operations {
     };
     getSessionTypeSessionsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -22160,45 +22677,51 @@ export interface operations {
     getSessionTypeSessions: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -22296,45 +22819,51 @@ export interface operations {
     listSessions: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -22538,37 +23067,43 @@ export interface operations {
     getSession: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -22881,7 +23416,14 @@ export interface operations {
     };
     getSessionEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -23096,37 +23638,43 @@ export interface operations {
     getSessionEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -23227,7 +23775,14 @@ export interface operations {
     };
     getSessionTrackRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -23442,37 +23997,43 @@ export interface operations {
     getSessionTrack: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -23573,7 +24134,14 @@ export interface operations {
     };
     getSessionMicrolocationRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -23788,37 +24356,43 @@ export interface operations {
     getSessionMicrolocation: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -23919,7 +24493,14 @@ export interface operations {
     };
     getSessionSessionTypeRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -24134,37 +24715,43 @@ export interface operations {
     getSessionSessionType: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -24265,7 +24852,14 @@ export interface operations {
     };
     getSessionSpeakersRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -24718,45 +25312,51 @@ export interface operations {
     getSessionSpeakers: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -24974,7 +25574,14 @@ export interface operations {
     };
     getSessionCreatorRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -25070,37 +25677,43 @@ export interface operations {
     getSessionCreator: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -25202,45 +25815,51 @@ export interface operations {
     listSpeakers: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -25444,37 +26063,43 @@ export interface operations {
     getSpeaker: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -25787,7 +26412,14 @@ export interface operations {
     };
     getSpeakerEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -26002,37 +26634,43 @@ export interface operations {
     getSpeakerEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -26133,7 +26771,14 @@ export interface operations {
     };
     getSpeakerUserRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -26348,37 +26993,43 @@ export interface operations {
     getSpeakerUser: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -26479,7 +27130,14 @@ export interface operations {
     };
     getSpeakerSessionsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -26932,45 +27590,51 @@ export interface operations {
     getSpeakerSessions: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -27068,45 +27732,51 @@ export interface operations {
     listCustomForms: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -27310,37 +27980,43 @@ export interface operations {
     getCustomForm: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -27662,7 +28338,14 @@ export interface operations {
     };
     getCustomFormEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -27877,37 +28560,43 @@ export interface operations {
     getCustomFormEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -28009,45 +28698,51 @@ export interface operations {
     listOrders: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -28251,37 +28946,43 @@ export interface operations {
     getOrder: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -28594,7 +29295,14 @@ export interface operations {
     };
     getOrderEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the order */
@@ -28809,37 +29517,43 @@ export interface operations {
     getOrderEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -28940,7 +29654,14 @@ export interface operations {
     };
     getOrderUserRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the order */
@@ -29036,37 +29757,43 @@ export interface operations {
     getOrderUser: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -29168,45 +29895,51 @@ export interface operations {
     listPages: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -29410,37 +30143,43 @@ export interface operations {
     getPage: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -29763,45 +30502,51 @@ export interface operations {
     listNotifications: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -30005,37 +30750,43 @@ export interface operations {
     getNotification: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -30357,7 +31108,14 @@ export interface operations {
     };
     getNotificationUserRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -30453,37 +31211,43 @@ export interface operations {
     getNotificationUser: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -30767,6 +31531,12 @@ export interface operations {
     getSettings: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated attributes to return */
                 "fields[setting]"?: string;
             };
@@ -30844,6 +31614,12 @@ export interface operations {
     getSettingsById: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated attributes to return */
                 "fields[setting]"?: string;
             };
@@ -30924,6 +31700,12 @@ export interface operations {
     updateSettings: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated attributes to return */
                 "fields[setting]"?: string;
             };

@@ -4,3 +4,10 @@ export const pascal = (s: string) =>
     .split(/[-_]/)
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join('');
+
+/**
+ * The declared member name a query means: member names are declared dasherized (`location-name`), and
+ * queries may also spell them in snake_case (`location_name`), as the Open Event front end does.
+ */
+export const memberName = (names: { has(name: string): boolean }, name: string): string | undefined =>
+  [name, name.replaceAll('_', '-')].find((n) => names.has(n));

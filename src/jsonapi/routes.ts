@@ -19,6 +19,7 @@ import { registerViewRoutes } from './view-routes.js';
 export interface QuerySchemas {
   list: TObject;
   document: TObject;
+  linkage: TObject;
 }
 
 /** What the OpenAPI document says about one JSON:API operation, and the options of its route. */
@@ -61,6 +62,8 @@ export interface RouteKit {
   registry: Registry;
   model: Model;
   queries: QuerySchemas;
+  /** The most records `page[size]=0` returns (LIST_ALL_MAX). */
+  listAllMax: number;
   ctx(request: FastifyRequest, db?: Db): Ctx;
   /** Route options of an operation of this resource (`params`: its id, or alternate key, in the path). */
   options(o: Omit<OperationOptions, 'tag' | 'params'> & { params?: boolean }): RouteShorthandOptions;
@@ -117,12 +120,13 @@ export function writeInput(data: ResourceBody['data']): WriteInput {
   return { attributes: data.attributes ?? {}, relationships };
 }
 
-export function routeKit(app: FastifyInstance, registry: Registry, model: Model, queries: QuerySchemas): RouteKit {
+export function routeKit(app: FastifyInstance, registry: Registry, model: Model, queries: QuerySchemas, listAllMax: number): RouteKit {
   return {
     app,
     registry,
     model,
     queries,
+    listAllMax,
     ctx: (request, db = app.db) => ({ caller: request.caller, db, request }),
     options: ({ params, ...o }) =>
       operation({
@@ -197,7 +201,7 @@ export function registerResourceRoutes(kit: RouteKit) {
     async (request) => {
       const ctx = kit.ctx(request);
       spec.policy.list(ctx);
-      const query = parseListQuery(registry, model, request.query as RawQuery);
+      const query = parseListQuery(registry, model, request.query as RawQuery, kit.listAllMax);
       return { ...(await listRows(ctx, registry, model, query, base, request.query as RawQuery)), jsonapi };
     },
   );

@@ -180,8 +180,8 @@ export interface FixtureApp extends TestApp {
 }
 
 /** The app serving the fixtures on a database of its own, seeded unless `seed` is false. */
-export async function fixtureApp(t: Test, { seed = true, extraSql = '' } = {}): Promise<FixtureApp> {
-  const test = await buildTestApp(t, {}, { resources: fixtureResources, setupSql: setupSql + (seed ? seedSql : '') + extraSql });
+export async function fixtureApp(t: Test, { seed = true, extraSql = '', env = {} as Record<string, string> } = {}): Promise<FixtureApp> {
+  const test = await buildTestApp(t, env, { resources: fixtureResources, setupSql: setupSql + (seed ? seedSql : '') + extraSql });
   const user = await createUser(test.app);
   const sql = async (query: string) => [...(await test.app.sql.unsafe(query))] as Record<string, unknown>[];
   const count = async (table: string) => Number((await sql(`SELECT count(*) AS n FROM ${table}`))[0]!.n);
