@@ -3765,12 +3765,99 @@ export interface components {
                      * @description Google+ profile
                      */
                     "google-plus-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description avatar as uploaded. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "original-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description avatar thumbnail. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description small avatar. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "small-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description avatar icon. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     /** @description administrator; only a super admin may change it */
                     "is-admin"?: boolean;
                     /** @description super administrator; only a super admin may change it */
                     "is-super-admin"?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
-                relationships?: Record<string, never>;
+                relationships?: {
+                    /** @description the user's speaker profiles. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly speakers?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "speaker";
+                            id: string;
+                        }[];
+                    };
+                    /** @description sessions the user created. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
+                    };
+                    /** @description orders the user bought. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly orders?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "order";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the user's notifications; the user and administrators only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly notifications?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "notification";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user created; the user and administrators only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "owner-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is an organizer of; the user and administrators only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "organizer-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is a coorganizer of; the user and administrators only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "coorganizer-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                };
             };
         };
         UserUpdateRequest: {
@@ -3817,12 +3904,99 @@ export interface components {
                      * @description Google+ profile
                      */
                     "google-plus-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description avatar as uploaded. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "original-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description avatar thumbnail. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description small avatar. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "small-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description avatar icon. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     /** @description administrator; only a super admin may change it */
                     "is-admin"?: boolean;
                     /** @description super administrator; only a super admin may change it */
                     "is-super-admin"?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
-                relationships?: Record<string, never>;
+                relationships?: {
+                    /** @description the user's speaker profiles. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly speakers?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "speaker";
+                            id: string;
+                        }[];
+                    };
+                    /** @description sessions the user created. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
+                    };
+                    /** @description orders the user bought. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly orders?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "order";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the user's notifications; the user and administrators only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly notifications?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "notification";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user created; the user and administrators only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "owner-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is an organizer of; the user and administrators only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "organizer-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is a coorganizer of; the user and administrators only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "coorganizer-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                };
             };
         };
         SpeakerCreateRequestViaUser: {
@@ -3839,6 +4013,21 @@ export interface components {
                     mobile?: string | null;
                     /** Format: uri */
                     "photo-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description small photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "small-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description photo icon. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     "short-biography"?: string | null;
                     "long-biography"?: string | null;
                     "speaking-experience"?: string | null;
@@ -3866,6 +4055,16 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -4175,6 +4374,8 @@ export interface components {
                 /** @description refused: the server assigns ids */
                 id?: string;
                 attributes: {
+                    /** @description short unique name of the event, usable instead of the id in paths. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly identifier?: string | null;
                     name: string;
                     /** Format: date-time */
                     "starts-at": string;
@@ -4199,6 +4400,21 @@ export interface components {
                      * @description the event image as uploaded
                      */
                     "original-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description large variant of the event image. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "large-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description thumbnail variant of the event image. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description icon variant of the event image. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     /** Format: uri */
                     "external-event-url"?: string | null;
                     /** Format: uri */
@@ -4207,12 +4423,110 @@ export interface components {
                     /** @description drafts are visible only to organizers, coorganizers and administrators */
                     state?: "draft" | "published";
                     "code-of-conduct"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     "event-topic"?: {
                         data: {
                             /** @enum {string} */
                             type: "event-topic";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "event-copyright"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event-copyright";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description links to the event elsewhere. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "social-links"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "social-link";
+                            id: string;
+                        }[];
+                    };
+                    /** @description rooms and places of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly microlocations?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "microlocation";
+                            id: string;
+                        }[];
+                    };
+                    /** @description sponsors of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sponsors?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "sponsor";
+                            id: string;
+                        }[];
+                    };
+                    /** @description tracks of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly tracks?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "track";
+                            id: string;
+                        }[];
+                    };
+                    /** @description kinds of session. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "session-types"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session-type";
+                            id: string;
+                        }[];
+                    };
+                    /** @description sessions of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
+                    };
+                    /** @description speakers of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly speakers?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "speaker";
+                            id: string;
+                        }[];
+                    };
+                    /** @description form fields of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "custom-forms"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "custom_form";
+                            id: string;
+                        }[];
+                    };
+                    /** @description ticket orders of the event; its organizers and coorganizers only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly orders?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "order";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the creator of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly owner?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
                             id: string;
                         } | null;
                     };
@@ -4240,6 +4554,8 @@ export interface components {
                 /** @description must equal the id in the path */
                 id: string;
                 attributes?: {
+                    /** @description short unique name of the event, usable instead of the id in paths. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly identifier?: string | null;
                     name?: string;
                     /** Format: date-time */
                     "starts-at"?: string;
@@ -4264,6 +4580,21 @@ export interface components {
                      * @description the event image as uploaded
                      */
                     "original-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description large variant of the event image. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "large-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description thumbnail variant of the event image. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description icon variant of the event image. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     /** Format: uri */
                     "external-event-url"?: string | null;
                     /** Format: uri */
@@ -4272,12 +4603,110 @@ export interface components {
                     /** @description drafts are visible only to organizers, coorganizers and administrators */
                     state?: "draft" | "published";
                     "code-of-conduct"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     "event-topic"?: {
                         data: {
                             /** @enum {string} */
                             type: "event-topic";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "event-copyright"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event-copyright";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description links to the event elsewhere. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "social-links"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "social-link";
+                            id: string;
+                        }[];
+                    };
+                    /** @description rooms and places of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly microlocations?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "microlocation";
+                            id: string;
+                        }[];
+                    };
+                    /** @description sponsors of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sponsors?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "sponsor";
+                            id: string;
+                        }[];
+                    };
+                    /** @description tracks of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly tracks?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "track";
+                            id: string;
+                        }[];
+                    };
+                    /** @description kinds of session. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "session-types"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session-type";
+                            id: string;
+                        }[];
+                    };
+                    /** @description sessions of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
+                    };
+                    /** @description speakers of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly speakers?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "speaker";
+                            id: string;
+                        }[];
+                    };
+                    /** @description form fields of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "custom-forms"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "custom_form";
+                            id: string;
+                        }[];
+                    };
+                    /** @description ticket orders of the event; its organizers and coorganizers only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly orders?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "order";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the creator of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly owner?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
                             id: string;
                         } | null;
                     };
@@ -4391,6 +4820,21 @@ export interface components {
                     mobile?: string | null;
                     /** Format: uri */
                     "photo-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description small photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "small-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description photo icon. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     "short-biography"?: string | null;
                     "long-biography"?: string | null;
                     "speaking-experience"?: string | null;
@@ -4418,6 +4862,16 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -4602,10 +5056,26 @@ export interface components {
                 id?: string;
                 attributes: {
                     name: string;
+                    /** @description derived from the name. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly slug?: string | null;
                     /** Format: uri */
                     "system-image-url"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
-                relationships?: Record<string, never>;
+                relationships?: {
+                    /** @description events of the topic that the caller may see. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly events?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                };
             };
         };
         EventTopicUpdateRequest: {
@@ -4616,10 +5086,26 @@ export interface components {
                 id: string;
                 attributes?: {
                     name?: string;
+                    /** @description derived from the name. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly slug?: string | null;
                     /** Format: uri */
                     "system-image-url"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
-                relationships?: Record<string, never>;
+                relationships?: {
+                    /** @description events of the topic that the caller may see. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly events?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                };
             };
         };
         EventTopicEventsRelationship: {
@@ -4699,6 +5185,11 @@ export interface components {
                     year?: number | null;
                     /** Format: uri */
                     "logo-url"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -4728,6 +5219,11 @@ export interface components {
                     year?: number | null;
                     /** Format: uri */
                     "logo-url"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -4812,6 +5308,11 @@ export interface components {
                     /** Format: uri */
                     link: string;
                     identifier?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -4835,6 +5336,11 @@ export interface components {
                     /** Format: uri */
                     link?: string;
                     identifier?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -4938,6 +5444,11 @@ export interface components {
                     /** @description display order */
                     position?: number;
                     "hidden-in-scheduler"?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -4946,6 +5457,14 @@ export interface components {
                             type: "event";
                             id: string;
                         };
+                    };
+                    /** @description sessions held here. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
                     };
                 };
             };
@@ -4966,6 +5485,11 @@ export interface components {
                     /** @description display order */
                     position?: number;
                     "hidden-in-scheduler"?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -4974,6 +5498,14 @@ export interface components {
                             type: "event";
                             id: string;
                         };
+                    };
+                    /** @description sessions held here. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
                     };
                 };
             };
@@ -5069,6 +5601,11 @@ export interface components {
                     /** Format: uri */
                     "logo-url"?: string | null;
                     type?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -5097,6 +5634,11 @@ export interface components {
                     /** Format: uri */
                     "logo-url"?: string | null;
                     type?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -5193,9 +5735,16 @@ export interface components {
                     name: string;
                     /** @description hex colour, e.g. #a04b23 */
                     color: string;
+                    /** @description black or white, whichever reads better on the colour. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "font-color"?: string | null;
                     description?: string | null;
                     /** @description display order */
                     position?: number;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -5204,6 +5753,14 @@ export interface components {
                             type: "event";
                             id: string;
                         };
+                    };
+                    /** @description sessions of the track. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
                     };
                 };
             };
@@ -5218,9 +5775,16 @@ export interface components {
                     name?: string;
                     /** @description hex colour, e.g. #a04b23 */
                     color?: string;
+                    /** @description black or white, whichever reads better on the colour. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "font-color"?: string | null;
                     description?: string | null;
                     /** @description display order */
                     position?: number;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -5229,6 +5793,14 @@ export interface components {
                             type: "event";
                             id: string;
                         };
+                    };
+                    /** @description sessions of the track. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
                     };
                 };
             };
@@ -5325,6 +5897,11 @@ export interface components {
                     length: string;
                     /** @description display order */
                     position?: number;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -5333,6 +5910,14 @@ export interface components {
                             type: "event";
                             id: string;
                         };
+                    };
+                    /** @description sessions of this type. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
                     };
                 };
             };
@@ -5349,6 +5934,11 @@ export interface components {
                     length?: string;
                     /** @description display order */
                     position?: number;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -5357,6 +5947,14 @@ export interface components {
                             type: "event";
                             id: string;
                         };
+                    };
+                    /** @description sessions of this type. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
                     };
                 };
             };
@@ -5559,6 +6157,16 @@ export interface components {
                      * @description set on the move to submitted
                      */
                     "submitted-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -5595,6 +6203,14 @@ export interface components {
                             type: "speaker";
                             id: string;
                         }[];
+                    };
+                    /** @description the user who created the session. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly creator?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
                     };
                 };
             };
@@ -5636,6 +6252,16 @@ export interface components {
                      * @description set on the move to submitted
                      */
                     "submitted-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -5672,6 +6298,14 @@ export interface components {
                             type: "speaker";
                             id: string;
                         }[];
+                    };
+                    /** @description the user who created the session. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly creator?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
                     };
                 };
             };
@@ -5754,6 +6388,21 @@ export interface components {
                     mobile?: string | null;
                     /** Format: uri */
                     "photo-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description small photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "small-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description photo icon. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     "short-biography"?: string | null;
                     "long-biography"?: string | null;
                     "speaking-experience"?: string | null;
@@ -5781,6 +6430,16 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -5956,6 +6615,21 @@ export interface components {
                     mobile?: string | null;
                     /** Format: uri */
                     "photo-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description small photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "small-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description photo icon. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     "short-biography"?: string | null;
                     "long-biography"?: string | null;
                     "speaking-experience"?: string | null;
@@ -5983,6 +6657,16 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -6023,6 +6707,21 @@ export interface components {
                     mobile?: string | null;
                     /** Format: uri */
                     "photo-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description small photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "small-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description photo icon. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     "short-biography"?: string | null;
                     "long-biography"?: string | null;
                     "speaking-experience"?: string | null;
@@ -6050,6 +6749,16 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -6345,6 +7054,8 @@ export interface components {
                 /** @description refused: the server assigns ids */
                 id?: string;
                 attributes?: {
+                    /** @description unique, generated; names the order in paths and receipts. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly identifier?: string | null;
                     /** @description total, rounded to cents */
                     amount?: number;
                     /** @description initializing (default), pending, placed, completed, cancelled or expired; set by organizers only */
@@ -6358,6 +7069,21 @@ export interface components {
                         /** @description where the attendee receives the receipt */
                         email: string;
                     }[];
+                    /**
+                     * Format: date-time
+                     * @description when the order became completed. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "completed-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -6366,6 +7092,14 @@ export interface components {
                             type: "event";
                             id: string;
                         };
+                    };
+                    /** @description the buyer; the caller who created the order. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
                     };
                 };
             };
@@ -6377,6 +7111,8 @@ export interface components {
                 /** @description must equal the id in the path */
                 id: string;
                 attributes?: {
+                    /** @description unique, generated; names the order in paths and receipts. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly identifier?: string | null;
                     /** @description total, rounded to cents */
                     amount?: number;
                     /** @description initializing (default), pending, placed, completed, cancelled or expired; set by organizers only */
@@ -6390,6 +7126,21 @@ export interface components {
                         /** @description where the attendee receives the receipt */
                         email: string;
                     }[];
+                    /**
+                     * Format: date-time
+                     * @description when the order became completed. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "completed-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -6398,6 +7149,14 @@ export interface components {
                             type: "event";
                             id: string;
                         };
+                    };
+                    /** @description the buyer; the caller who created the order. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
                     };
                 };
             };
@@ -6558,10 +7317,28 @@ export interface components {
                 /** @description refused: the server assigns ids */
                 id?: string;
                 attributes?: {
+                    /** @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly title?: string | null;
+                    /** @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly message?: string | null;
                     /** @description set it once the user has seen it */
                     "is-read"?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
                 };
-                relationships?: Record<string, never>;
+                relationships?: {
+                    /** @description whom it is for. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                };
             };
         };
         NotificationUpdateRequest: {
@@ -6571,10 +7348,28 @@ export interface components {
                 /** @description must equal the id in the path */
                 id: string;
                 attributes?: {
+                    /** @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly title?: string | null;
+                    /** @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly message?: string | null;
                     /** @description set it once the user has seen it */
                     "is-read"?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
                 };
-                relationships?: Record<string, never>;
+                relationships?: {
+                    /** @description whom it is for. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                };
             };
         };
         NotificationUserRelationship: {

@@ -8,6 +8,7 @@ import {
   attributeValues, checkRelated, foreignKeyValues, linkageIds, listRows, replaceToMany, rethrowDbError,
 } from './operations.js';
 import { parseListQuery, type RawQuery } from './query.js';
+import { dropReadOnly } from './read-only.js';
 import { componentIds } from './resource-schemas.js';
 import type { Ctx, Row, WriteInput } from './resource.js';
 import { jsonapiMember as jsonapi, MEDIA_TYPE } from './schemas.js';
@@ -153,6 +154,7 @@ export async function createResource(
     .transaction(async (tx) => {
       const ctx = kit.ctx(request, tx);
       const input = await prepare(ctx);
+      await dropReadOnly(ctx, registry, model, input);
       await spec.policy.create(ctx, input);
       await checkRelated(ctx, registry, model, input.relationships);
       const values = await attributeValues(model, input.attributes);
