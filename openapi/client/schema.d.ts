@@ -3767,22 +3767,22 @@ export interface components {
                     "google-plus-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description avatar as uploaded. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description avatar as uploaded. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "original-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description avatar thumbnail. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description avatar thumbnail. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "thumbnail-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description small avatar. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description small avatar. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "small-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description avatar icon. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description avatar icon. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "icon-image-url"?: string | null;
                     /** @description administrator; only a super admin may change it */
@@ -3791,17 +3791,17 @@ export interface components {
                     "is-super-admin"?: boolean;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
-                    /** @description the user's speaker profiles. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the user's speaker profiles. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly speakers?: {
                         data: {
                             /** @enum {string} */
@@ -3809,7 +3809,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description sessions the user created. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description sessions the user created. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly sessions?: {
                         data: {
                             /** @enum {string} */
@@ -3817,7 +3817,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description orders the user bought. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description orders the user bought. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly orders?: {
                         data: {
                             /** @enum {string} */
@@ -3825,7 +3825,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the user's notifications; the user and administrators only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the user's notifications; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly notifications?: {
                         data: {
                             /** @enum {string} */
@@ -3833,7 +3833,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the events the user created; the user and administrators only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the events the user created; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "owner-events"?: {
                         data: {
                             /** @enum {string} */
@@ -3841,7 +3841,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the events the user is an organizer of; the user and administrators only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the events the user is an organizer of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "organizer-events"?: {
                         data: {
                             /** @enum {string} */
@@ -3849,7 +3849,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the events the user is a coorganizer of; the user and administrators only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the events the user is a coorganizer of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "coorganizer-events"?: {
                         data: {
                             /** @enum {string} */
@@ -3906,22 +3906,22 @@ export interface components {
                     "google-plus-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description avatar as uploaded. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description avatar as uploaded. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "original-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description avatar thumbnail. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description avatar thumbnail. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "thumbnail-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description small avatar. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description small avatar. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "small-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description avatar icon. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description avatar icon. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "icon-image-url"?: string | null;
                     /** @description administrator; only a super admin may change it */
@@ -3930,17 +3930,17 @@ export interface components {
                     "is-super-admin"?: boolean;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
-                    /** @description the user's speaker profiles. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the user's speaker profiles. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly speakers?: {
                         data: {
                             /** @enum {string} */
@@ -3948,7 +3948,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description sessions the user created. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description sessions the user created. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly sessions?: {
                         data: {
                             /** @enum {string} */
@@ -3956,7 +3956,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description orders the user bought. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description orders the user bought. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly orders?: {
                         data: {
                             /** @enum {string} */
@@ -3964,7 +3964,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the user's notifications; the user and administrators only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the user's notifications; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly notifications?: {
                         data: {
                             /** @enum {string} */
@@ -3972,7 +3972,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the events the user created; the user and administrators only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the events the user created; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "owner-events"?: {
                         data: {
                             /** @enum {string} */
@@ -3980,7 +3980,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the events the user is an organizer of; the user and administrators only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the events the user is an organizer of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "organizer-events"?: {
                         data: {
                             /** @enum {string} */
@@ -3988,7 +3988,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the events the user is a coorganizer of; the user and administrators only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the events the user is a coorganizer of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "coorganizer-events"?: {
                         data: {
                             /** @enum {string} */
@@ -4015,17 +4015,17 @@ export interface components {
                     "photo-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "thumbnail-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description small photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description small photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "small-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description photo icon. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description photo icon. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "icon-image-url"?: string | null;
                     "short-biography"?: string | null;
@@ -4057,12 +4057,12 @@ export interface components {
                     "sponsorship-required"?: string | null;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -4374,7 +4374,7 @@ export interface components {
                 /** @description refused: the server assigns ids */
                 id?: string;
                 attributes: {
-                    /** @description short unique name of the event, usable instead of the id in paths. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description short unique name of the event, usable instead of the id in paths. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly identifier?: string | null;
                     name: string;
                     /** Format: date-time */
@@ -4402,17 +4402,17 @@ export interface components {
                     "original-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description large variant of the event image. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description large variant of the event image. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "large-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description thumbnail variant of the event image. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description thumbnail variant of the event image. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "thumbnail-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description icon variant of the event image. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description icon variant of the event image. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "icon-image-url"?: string | null;
                     /** Format: uri */
@@ -4425,12 +4425,12 @@ export interface components {
                     "code-of-conduct"?: string | null;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -4442,7 +4442,7 @@ export interface components {
                             id: string;
                         } | null;
                     };
-                    /** @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly "event-copyright"?: {
                         data: {
                             /** @enum {string} */
@@ -4450,7 +4450,7 @@ export interface components {
                             id: string;
                         } | null;
                     };
-                    /** @description links to the event elsewhere. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description links to the event elsewhere. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "social-links"?: {
                         data: {
                             /** @enum {string} */
@@ -4458,7 +4458,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description rooms and places of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description rooms and places of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly microlocations?: {
                         data: {
                             /** @enum {string} */
@@ -4466,7 +4466,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description sponsors of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description sponsors of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly sponsors?: {
                         data: {
                             /** @enum {string} */
@@ -4474,7 +4474,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description tracks of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description tracks of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly tracks?: {
                         data: {
                             /** @enum {string} */
@@ -4482,7 +4482,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description kinds of session. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description kinds of session. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "session-types"?: {
                         data: {
                             /** @enum {string} */
@@ -4490,7 +4490,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description sessions of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description sessions of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly sessions?: {
                         data: {
                             /** @enum {string} */
@@ -4498,7 +4498,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description speakers of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description speakers of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly speakers?: {
                         data: {
                             /** @enum {string} */
@@ -4506,7 +4506,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description form fields of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description form fields of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "custom-forms"?: {
                         data: {
                             /** @enum {string} */
@@ -4514,7 +4514,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description ticket orders of the event; its organizers and coorganizers only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description ticket orders of the event; its organizers and coorganizers only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly orders?: {
                         data: {
                             /** @enum {string} */
@@ -4522,7 +4522,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the creator of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the creator of the event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly owner?: {
                         data: {
                             /** @enum {string} */
@@ -4554,7 +4554,7 @@ export interface components {
                 /** @description must equal the id in the path */
                 id: string;
                 attributes?: {
-                    /** @description short unique name of the event, usable instead of the id in paths. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description short unique name of the event, usable instead of the id in paths. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly identifier?: string | null;
                     name?: string;
                     /** Format: date-time */
@@ -4582,17 +4582,17 @@ export interface components {
                     "original-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description large variant of the event image. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description large variant of the event image. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "large-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description thumbnail variant of the event image. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description thumbnail variant of the event image. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "thumbnail-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description icon variant of the event image. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description icon variant of the event image. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "icon-image-url"?: string | null;
                     /** Format: uri */
@@ -4605,12 +4605,12 @@ export interface components {
                     "code-of-conduct"?: string | null;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -4622,7 +4622,7 @@ export interface components {
                             id: string;
                         } | null;
                     };
-                    /** @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly "event-copyright"?: {
                         data: {
                             /** @enum {string} */
@@ -4630,7 +4630,7 @@ export interface components {
                             id: string;
                         } | null;
                     };
-                    /** @description links to the event elsewhere. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description links to the event elsewhere. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "social-links"?: {
                         data: {
                             /** @enum {string} */
@@ -4638,7 +4638,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description rooms and places of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description rooms and places of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly microlocations?: {
                         data: {
                             /** @enum {string} */
@@ -4646,7 +4646,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description sponsors of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description sponsors of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly sponsors?: {
                         data: {
                             /** @enum {string} */
@@ -4654,7 +4654,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description tracks of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description tracks of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly tracks?: {
                         data: {
                             /** @enum {string} */
@@ -4662,7 +4662,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description kinds of session. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description kinds of session. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "session-types"?: {
                         data: {
                             /** @enum {string} */
@@ -4670,7 +4670,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description sessions of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description sessions of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly sessions?: {
                         data: {
                             /** @enum {string} */
@@ -4678,7 +4678,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description speakers of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description speakers of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly speakers?: {
                         data: {
                             /** @enum {string} */
@@ -4686,7 +4686,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description form fields of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description form fields of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "custom-forms"?: {
                         data: {
                             /** @enum {string} */
@@ -4694,7 +4694,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description ticket orders of the event; its organizers and coorganizers only. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description ticket orders of the event; its organizers and coorganizers only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly orders?: {
                         data: {
                             /** @enum {string} */
@@ -4702,7 +4702,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the creator of the event. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the creator of the event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly owner?: {
                         data: {
                             /** @enum {string} */
@@ -4822,17 +4822,17 @@ export interface components {
                     "photo-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "thumbnail-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description small photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description small photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "small-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description photo icon. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description photo icon. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "icon-image-url"?: string | null;
                     "short-biography"?: string | null;
@@ -4864,12 +4864,12 @@ export interface components {
                     "sponsorship-required"?: string | null;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -5056,18 +5056,18 @@ export interface components {
                 id?: string;
                 attributes: {
                     name: string;
-                    /** @description derived from the name. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description derived from the name. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly slug?: string | null;
                     /** Format: uri */
                     "system-image-url"?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
-                    /** @description events of the topic that the caller may see. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description events of the topic that the caller may see. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly events?: {
                         data: {
                             /** @enum {string} */
@@ -5086,18 +5086,18 @@ export interface components {
                 id: string;
                 attributes?: {
                     name?: string;
-                    /** @description derived from the name. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description derived from the name. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly slug?: string | null;
                     /** Format: uri */
                     "system-image-url"?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
-                    /** @description events of the topic that the caller may see. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description events of the topic that the caller may see. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly events?: {
                         data: {
                             /** @enum {string} */
@@ -5187,7 +5187,7 @@ export interface components {
                     "logo-url"?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -5221,7 +5221,7 @@ export interface components {
                     "logo-url"?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -5310,7 +5310,7 @@ export interface components {
                     identifier?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -5338,7 +5338,7 @@ export interface components {
                     identifier?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -5446,7 +5446,7 @@ export interface components {
                     "hidden-in-scheduler"?: boolean;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -5458,7 +5458,7 @@ export interface components {
                             id: string;
                         };
                     };
-                    /** @description sessions held here. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description sessions held here. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly sessions?: {
                         data: {
                             /** @enum {string} */
@@ -5487,7 +5487,7 @@ export interface components {
                     "hidden-in-scheduler"?: boolean;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -5499,7 +5499,7 @@ export interface components {
                             id: string;
                         };
                     };
-                    /** @description sessions held here. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description sessions held here. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly sessions?: {
                         data: {
                             /** @enum {string} */
@@ -5603,7 +5603,7 @@ export interface components {
                     type?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -5636,7 +5636,7 @@ export interface components {
                     type?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -5735,14 +5735,14 @@ export interface components {
                     name: string;
                     /** @description hex colour, e.g. #a04b23 */
                     color: string;
-                    /** @description black or white, whichever reads better on the colour. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description black or white, whichever reads better on the colour. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly "font-color"?: string | null;
                     description?: string | null;
                     /** @description display order */
                     position?: number;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -5754,7 +5754,7 @@ export interface components {
                             id: string;
                         };
                     };
-                    /** @description sessions of the track. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description sessions of the track. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly sessions?: {
                         data: {
                             /** @enum {string} */
@@ -5775,14 +5775,14 @@ export interface components {
                     name?: string;
                     /** @description hex colour, e.g. #a04b23 */
                     color?: string;
-                    /** @description black or white, whichever reads better on the colour. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description black or white, whichever reads better on the colour. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly "font-color"?: string | null;
                     description?: string | null;
                     /** @description display order */
                     position?: number;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -5794,7 +5794,7 @@ export interface components {
                             id: string;
                         };
                     };
-                    /** @description sessions of the track. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description sessions of the track. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly sessions?: {
                         data: {
                             /** @enum {string} */
@@ -5899,7 +5899,7 @@ export interface components {
                     position?: number;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -5911,7 +5911,7 @@ export interface components {
                             id: string;
                         };
                     };
-                    /** @description sessions of this type. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description sessions of this type. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly sessions?: {
                         data: {
                             /** @enum {string} */
@@ -5936,7 +5936,7 @@ export interface components {
                     position?: number;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -5948,7 +5948,7 @@ export interface components {
                             id: string;
                         };
                     };
-                    /** @description sessions of this type. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description sessions of this type. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly sessions?: {
                         data: {
                             /** @enum {string} */
@@ -6159,12 +6159,12 @@ export interface components {
                     "submitted-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -6204,7 +6204,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the user who created the session. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the user who created the session. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly creator?: {
                         data: {
                             /** @enum {string} */
@@ -6254,12 +6254,12 @@ export interface components {
                     "submitted-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -6299,7 +6299,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the user who created the session. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the user who created the session. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly creator?: {
                         data: {
                             /** @enum {string} */
@@ -6390,17 +6390,17 @@ export interface components {
                     "photo-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "thumbnail-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description small photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description small photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "small-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description photo icon. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description photo icon. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "icon-image-url"?: string | null;
                     "short-biography"?: string | null;
@@ -6432,12 +6432,12 @@ export interface components {
                     "sponsorship-required"?: string | null;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -6617,17 +6617,17 @@ export interface components {
                     "photo-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "thumbnail-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description small photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description small photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "small-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description photo icon. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description photo icon. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "icon-image-url"?: string | null;
                     "short-biography"?: string | null;
@@ -6659,12 +6659,12 @@ export interface components {
                     "sponsorship-required"?: string | null;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -6709,17 +6709,17 @@ export interface components {
                     "photo-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "thumbnail-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description small photo. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description small photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "small-image-url"?: string | null;
                     /**
                      * Format: uri
-                     * @description photo icon. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description photo icon. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "icon-image-url"?: string | null;
                     "short-biography"?: string | null;
@@ -6751,12 +6751,12 @@ export interface components {
                     "sponsorship-required"?: string | null;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -7054,7 +7054,7 @@ export interface components {
                 /** @description refused: the server assigns ids */
                 id?: string;
                 attributes?: {
-                    /** @description unique, generated; names the order in paths and receipts. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description unique, generated; names the order in paths and receipts. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly identifier?: string | null;
                     /** @description total, rounded to cents */
                     amount?: number;
@@ -7071,17 +7071,17 @@ export interface components {
                     }[];
                     /**
                      * Format: date-time
-                     * @description when the order became completed. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description when the order became completed. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "completed-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -7093,7 +7093,7 @@ export interface components {
                             id: string;
                         };
                     };
-                    /** @description the buyer; the caller who created the order. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the buyer; the caller who created the order. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly user?: {
                         data: {
                             /** @enum {string} */
@@ -7111,7 +7111,7 @@ export interface components {
                 /** @description must equal the id in the path */
                 id: string;
                 attributes?: {
-                    /** @description unique, generated; names the order in paths and receipts. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description unique, generated; names the order in paths and receipts. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly identifier?: string | null;
                     /** @description total, rounded to cents */
                     amount?: number;
@@ -7128,17 +7128,17 @@ export interface components {
                     }[];
                     /**
                      * Format: date-time
-                     * @description when the order became completed. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description when the order became completed. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "completed-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
                     /**
                      * Format: date-time
-                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
                 };
@@ -7150,7 +7150,7 @@ export interface components {
                             id: string;
                         };
                     };
-                    /** @description the buyer; the caller who created the order. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the buyer; the caller who created the order. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly user?: {
                         data: {
                             /** @enum {string} */
@@ -7317,20 +7317,20 @@ export interface components {
                 /** @description refused: the server assigns ids */
                 id?: string;
                 attributes?: {
-                    /** @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly title?: string | null;
-                    /** @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly message?: string | null;
                     /** @description set it once the user has seen it */
                     "is-read"?: boolean;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
                 };
                 relationships?: {
-                    /** @description whom it is for. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description whom it is for. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly user?: {
                         data: {
                             /** @enum {string} */
@@ -7348,20 +7348,20 @@ export interface components {
                 /** @description must equal the id in the path */
                 id: string;
                 attributes?: {
-                    /** @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly title?: string | null;
-                    /** @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly message?: string | null;
                     /** @description set it once the user has seen it */
                     "is-read"?: boolean;
                     /**
                      * Format: date-time
-                     * @description Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422).
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
                 };
                 relationships?: {
-                    /** @description whom it is for. Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description whom it is for. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly user?: {
                         data: {
                             /** @enum {string} */

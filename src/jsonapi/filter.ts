@@ -4,7 +4,7 @@ import {
 import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { badRequest } from './errors.js';
 import type { Field, Model, Registry } from './model.js';
-import { memberName } from './names.js';
+import { byMemberName } from './names.js';
 import type { Columns, Ctx, RelationshipSpec, ToManySpec } from './resource.js';
 import { hasNul, INT4_MAX, storableDate } from './values.js';
 
@@ -86,15 +86,14 @@ class FilterCompiler {
   }
 
   private condition(model: Model, t: Columns, name: string, op: string, val: unknown, depth: number): SQL {
-    const relationship = memberName(model.relationships, name);
+    const rel = byMemberName(model.relationships, name);
     if (op === 'has' || op === 'any') {
-      if (!relationship) throw fail(`unknown relationship "${name}" of ${model.type}`);
-      const rel = model.relationships.get(relationship)!;
+      if (!rel) throw fail(`unknown relationship "${name}" of ${model.type}`);
       return this.linked(t, rel, (target, tc) => this.node(target, tc, val, depth + 1));
     }
-    const field = model.fields.get(memberName(model.fields, name) ?? '');
+    const field = byMemberName(model.fields, name);
     if (!field) {
-      if (relationship) return this.linkage(t, relationship, model.relationships.get(relationship)!, op, val);
+      if (rel) return this.linkage(t, name, rel, op, val);
       throw fail(`unknown attribute "${name}" of ${model.type}`);
     }
     const col = t[field.key]!;

@@ -11,3 +11,9 @@ export const pascal = (s: string) =>
  */
 export const memberName = (names: { has(name: string): boolean }, name: string): string | undefined =>
   [name, name.replaceAll('_', '-')].find((n) => names.has(n));
+
+/** The entry of `map` a query names, in either spelling (see memberName). */
+export function byMemberName<T>(map: ReadonlyMap<string, T>, name: string): T | undefined {
+  const key = memberName(map, name);
+  return key === undefined ? undefined : map.get(key);
+}

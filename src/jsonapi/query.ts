@@ -3,7 +3,7 @@ import { and, asc, desc, sql, type SQL } from 'drizzle-orm';
 import { badRequest } from './errors.js';
 import { relatedSource } from './filter.js';
 import type { Field, Model, Registry } from './model.js';
-import { memberName } from './names.js';
+import { byMemberName, memberName } from './names.js';
 import type { Ctx, ToOneSpec } from './resource.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -147,14 +147,13 @@ function parseFields(registry: Registry, query: RawQuery): Fieldsets {
 /** The sort key `name`: an attribute, or `relationship.attribute` through a to-one relationship. */
 function sortField(registry: Registry, model: Model, name: string): Omit<SortKey, 'descending'> {
   const [first, attribute, ...rest] = name.split('.');
-  const wire = memberName(model.fields, first!);
-  if (attribute === undefined && wire) return { field: model.fields.get(wire)! };
-  const relationship = memberName(model.relationships, first!);
-  const rel = relationship ? model.relationships.get(relationship) : undefined;
+  const own = byMemberName(model.fields, first!);
+  if (attribute === undefined && own) return { field: own };
+  const rel = byMemberName(model.relationships, first!);
   if (rel?.kind !== 'toOne' || attribute === undefined || rest.length > 0)
     throw badRequest(`Unknown sort key "${name}" for ${model.type}: an attribute, or a to-one relationship and one of its attributes`, 'sort');
   const target = registry.get(rel.type);
-  const field = target.fields.get(memberName(target.fields, attribute) ?? '');
+  const field = byMemberName(target.fields, attribute);
   if (!field) throw badRequest(`Unknown sort key "${name}": ${target.type} has no attribute "${attribute}"`, 'sort');
   return { field, via: rel };
 }

@@ -26,8 +26,16 @@ function idSet(target: Model, ids: string | null | string[]): string[] {
   return [...new Set((ids === null ? [] : [ids].flat()).map(key))].sort();
 }
 
-/** The linkage a document of `row` shows when it includes `rel` (the row itself carries only to-one foreign keys). */
-async function includedLinkage(ctx: Ctx, registry: Registry, rel: RelationshipSpec, row: Row): Promise<Linkage> {
+interface ReadRecord {
+  row: Row;
+  /** The record as the API serialises it for this caller (private attributes only where it may see them). */
+  read: ResourceObject;
+}
+
+/** The linkage of `name` the caller reads: in the document (to-one foreign keys), else as an include loads it. */
+async function readLinkage(ctx: Ctx, registry: Registry, name: string, rel: RelationshipSpec, { row, read }: ReadRecord): Promise<Linkage> {
+  const shown = read.relationships[name]!.data;
+  if (shown !== undefined) return shown;
   return linkageByParent(rel, [row], await fetchRelated(ctx, registry, rel, [row])).get(row.id)!;
 }
 
@@ -38,11 +46,10 @@ async function includedLinkage(ctx: Ctx, registry: Registry, rel: RelationshipSp
  * instants), or, on create (no `row`), when it is null or an empty list; any other value is refused.
  */
 export async function dropReadOnly(ctx: Ctx, registry: Registry, model: Model, input: WriteInput, row?: Row) {
-  // The record as the API serialises it for this caller (private attributes left out where it may not see them).
-  const read = row ? (JSON.parse(JSON.stringify(toResource(model, row, new Map()))) as ResourceObject) : undefined;
+  const record: ReadRecord | undefined = row && { row, read: JSON.parse(JSON.stringify(toResource(model, row, new Map()))) };
   const refuse = (name: string, pointer: string, empty: string) =>
     unprocessable(
-      read
+      record
         ? `${name} is read-only: leave it out or send it back unchanged`
         : `${name} is read-only (the server sets it): leave it out or send ${empty}`,
       pointer,
@@ -50,14 +57,13 @@ export async function dropReadOnly(ctx: Ctx, registry: Registry, model: Model, i
   for (const [wire, value] of Object.entries(input.attributes)) {
     const attr = model.spec.attributes[wire]!;
     if (!attr.readOnly) continue;
-    if (!sameValue(attr, value, read?.attributes[wire] ?? null)) throw refuse(wire, `/data/attributes/${wire}`, 'null');
+    if (!sameValue(attr, value, record?.read.attributes[wire] ?? null)) throw refuse(wire, `/data/attributes/${wire}`, 'null');
     delete input.attributes[wire];
   }
   for (const [name, ids] of Object.entries(input.relationships)) {
     const rel = model.relationships.get(name)!;
     if (isWritable(rel)) continue;
-    const shown = read?.relationships[name]!.data;
-    const linkage = !row ? (rel.kind === 'toOne' ? null : []) : shown !== undefined ? shown : await includedLinkage(ctx, registry, rel, row);
+    const linkage = record ? await readLinkage(ctx, registry, name, rel, record) : rel.kind === 'toOne' ? null : [];
     const target = registry.get(rel.type);
     if (!isDeepStrictEqual(idSet(target, ids), idSet(target, linkageIds(linkage))))
       throw refuse(name, `/data/relationships/${name}`, rel.kind === 'toOne' ? 'null' : 'an empty list');

@@ -57,10 +57,11 @@ function reachable(registry: Registry, model: Model): string[] {
   return [...seen];
 }
 
-/** What the document says of a read-only member in a request (see dropReadOnly). */
-const READ_ONLY_NOTE =
-  'Read-only: a request may send it back as read (on create: null, or an empty list), and it is then ignored; ' +
-  'any other value is refused (422).';
+/** What the document says of a read-only member in a request (see dropReadOnly); `empty`: what a create may send. */
+const readOnlyNote = (description: string | undefined, empty = 'null') =>
+  [description, `Read-only: a request may send it back as read (on create: ${empty}), and it is then ignored; any other value is refused (422).`]
+    .filter(Boolean)
+    .join('. ');
 
 const admitsNull = (schema: TSchema): boolean =>
   schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null')) || (schema.anyOf ?? []).some(admitsNull);
@@ -69,8 +70,7 @@ const admitsNull = (schema: TSchema): boolean =>
 function sentBack(schema: TSchema): TSchema {
   const simple = typeof schema.type === 'string' && schema.const === undefined && schema.enum === undefined;
   const nullable = admitsNull(schema) ? schema : simple ? Nullable(schema) : Type.Union([schema, Type.Null()]);
-  const description = [schema.description, READ_ONLY_NOTE].filter(Boolean).join('. ');
-  return { ...nullable, readOnly: true, description };
+  return { ...nullable, readOnly: true, description: readOnlyNote(schema.description) };
 }
 
 /** The attributes of a request: the writable ones, and the read-only ones a client may send back. */
@@ -105,7 +105,7 @@ function requestRelationships(model: Model, create: boolean, optional: string[] 
   let required = false;
   for (const [name, rel] of model.relationships) {
     if (!isWritable(rel)) {
-      const description = [rel.description, READ_ONLY_NOTE].filter(Boolean).join('. ');
+      const description = readOnlyNote(rel.description, rel.kind === 'toOne' ? 'null' : 'an empty list');
       const member = Type.Object({ data: linkageSchema(rel) }, { additionalProperties: false, readOnly: true, description });
       props[name] = Type.Optional(member);
       continue;

@@ -62,7 +62,7 @@ const WRONG: [string, unknown, string, string?][] = [
   ['identifier', '00000000-0000-4000-8000-000000000000', 'read-only identifier'],
   ['completed-at', '2030-01-01T00:00:00Z', 'read-only completed-at'],
   ['created-at', '2030-01-01T00:00:00Z', 'read-only created-at'],
-  ['deleted-at', null, 'read-only deleted-at'],
+  ['deleted-at', '2020-01-01T00:00:00Z', 'read-only deleted-at'],
   ['bogus', 1, 'an unknown attribute'],
   ['user-id', 1, 'a foreign key as an attribute'],
 ];
