@@ -133,8 +133,8 @@ class FilterCompiler {
   }
 
   /**
-   * `eq` / `ne` on a to-one relationship, with null or an id: compares the linkage a reader sees, so a
-   * record linked to one the caller may not see counts as linked to nothing.
+   * `eq` / `ne` on a to-one relationship, with null or an id: like `has`, only records the caller may
+   * see count, so a record linked to one the caller may not see (a draft, a deleted one) is linked to none.
    */
   private linkage(t: Columns, name: string, rel: RelationshipSpec, op: string, val: unknown): SQL {
     if (rel.kind !== 'toOne') throw fail(`"${name}" is a to-many relationship: filter it with "has" or "any"`);
