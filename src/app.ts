@@ -120,7 +120,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   });
   await app.register(authPlugin, { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN });
   await app.register(accountMailPlugin, { limits: mailLimitsOf(config) });
-  await app.register(jsonapi, { resources: served });
+  await app.register(jsonapi, { resources: served, listAllMax: config.LIST_ALL_MAX });
   await app.register(authRoutes, { lifetimes: { access: config.JWT_EXPIRES_IN, refresh: config.JWT_REFRESH_EXPIRES_IN }, limits: loginLimitsOf(config) });
   await app.register(accountRoutes, { limits: loginLimitsOf(config) });
   for (const routes of siteRoutes) await app.register(routes, { config });
@@ -130,7 +130,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   await app.register(appgenRoutes, {
     rateLimits: { perEmail: config.APPGEN_RATE_PER_EMAIL, perIp: config.APPGEN_RATE_PER_IP, windowSeconds: config.APPGEN_RATE_WINDOW_SECONDS },
   });
-  if (config.BENCH_ROUTES) await app.register(benchRoutes, { loginLimits: loginLimitsOf(config) });
+  if (config.BENCH_ROUTES) await app.register(benchRoutes, { loginLimits: loginLimitsOf(config), listAllMax: config.LIST_ALL_MAX });
   return app;
 }
 

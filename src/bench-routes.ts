@@ -23,7 +23,7 @@ const isLoopback = (address: string | undefined) =>
  * Raw rows skip every policy that shapes documents (the settings row holds its secrets), so they
  * exist only for callers on this machine, where the bench runs.
  */
-export default async function benchRoutes(app: FastifyInstance, { loginLimits }: { loginLimits: LoginLimits }) {
+export default async function benchRoutes(app: FastifyInstance, { loginLimits, listAllMax }: { loginLimits: LoginLimits; listAllMax: number }) {
   // Both the peer and, behind TRUST_PROXY, the client it speaks for; to others as if there were no route.
   app.addHook('onRequest', async (request) => {
     if (!isLoopback(request.socket.remoteAddress) || !isLoopback(request.ip)) {
@@ -32,7 +32,7 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
   });
   const registry = new Registry(resources);
   const byPath = new Map([...registry.models.values()].map((m) => [m.spec.path, m]));
-  const querystring = listQuerySchema(registry);
+  const querystring = listQuerySchema(registry, listAllMax);
 
   const contextOf = async (request: FastifyRequest) => {
     await app.authenticate(request);
@@ -67,7 +67,7 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
     const ctx = await contextOf(request);
     const model = modelAt((request.params as { path: string }).path);
     model.spec.policy.list(ctx);
-    const query = parseListQuery(registry, model, request.query as RawQuery);
+    const query = parseListQuery(registry, model, request.query as RawQuery, listAllMax);
     const { rows, count } = await pageRows(ctx, registry, model, query);
     return { count, rows, included: await includes(ctx, model, rows, query.include) };
   });
@@ -93,7 +93,7 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
     await rel.guard?.(ctx, row);
     const target = registry.get(rel.type);
     target.spec.policy.list(ctx);
-    const query = parseListQuery(registry, target, request.query as RawQuery);
+    const query = parseListQuery(registry, target, request.query as RawQuery, listAllMax);
     const { rows, count } = await pageRows(ctx, registry, target, query, relatedCondition(ctx, target, rel, row.id));
     return { count, rows, included: await includes(ctx, target, rows, query.include) };
   });

@@ -26,6 +26,11 @@ export const ConfigSchema = Type.Object({
     default: 64,
     description: 'memory of each API process for answers to JSON:API reads, kept until the data changes (0: no cache)',
   }),
+  LIST_ALL_MAX: Type.Integer({
+    minimum: 20,
+    default: 10000,
+    description: 'the most records a list answers to page[size]=0 ("all"; 400 when more match), and the largest page[size]',
+  }),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   JWT_EXPIRES_IN: Type.Integer({ minimum: 60, default: 86400, description: 'access token lifetime in seconds' }),
   JWT_REFRESH_EXPIRES_IN: Type.Integer({

@@ -3915,6 +3915,26 @@ export interface components {
                      * @description Google+ profile
                      */
                     "google-plus-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description avatar as uploaded. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "original-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description avatar thumbnail. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description small avatar. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "small-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description avatar icon. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     /** @description administrator; only a super admin may change it */
                     "is-admin"?: boolean;
                     /** @description super administrator; only a super admin may change it */
@@ -3925,8 +3945,75 @@ export interface components {
                     "public-name"?: string | null;
                     /** @description the account was made by a guest checkout */
                     "was-registered-with-order"?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
-                relationships?: Record<string, never>;
+                relationships?: {
+                    /** @description the user's speaker profiles. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly speakers?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "speaker";
+                            id: string;
+                        }[];
+                    };
+                    /** @description sessions the user created. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
+                    };
+                    /** @description orders the user bought. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly orders?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "order";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the user's notifications; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly notifications?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "notification";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user created; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "owner-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is an organizer of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "organizer-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is a coorganizer of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "coorganizer-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                };
             };
         };
         UserUpdateRequest: {
@@ -3973,6 +4060,26 @@ export interface components {
                      * @description Google+ profile
                      */
                     "google-plus-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description avatar as uploaded. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "original-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description avatar thumbnail. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description small avatar. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "small-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description avatar icon. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     /** @description administrator; only a super admin may change it */
                     "is-admin"?: boolean;
                     /** @description super administrator; only a super admin may change it */
@@ -3983,8 +4090,75 @@ export interface components {
                     "public-name"?: string | null;
                     /** @description the account was made by a guest checkout */
                     "was-registered-with-order"?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
-                relationships?: Record<string, never>;
+                relationships?: {
+                    /** @description the user's speaker profiles. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly speakers?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "speaker";
+                            id: string;
+                        }[];
+                    };
+                    /** @description sessions the user created. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
+                    };
+                    /** @description orders the user bought. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly orders?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "order";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the user's notifications; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly notifications?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "notification";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user created; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "owner-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is an organizer of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "organizer-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is a coorganizer of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "coorganizer-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                };
             };
         };
         SpeakerCreateRequestViaUser: {
@@ -4001,6 +4175,21 @@ export interface components {
                     mobile?: string | null;
                     /** Format: uri */
                     "photo-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description small photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "small-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description photo icon. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     "short-biography"?: string | null;
                     "long-biography"?: string | null;
                     "speaking-experience"?: string | null;
@@ -4028,6 +4217,16 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -4337,6 +4536,8 @@ export interface components {
                 /** @description refused: the server assigns ids */
                 id?: string;
                 attributes: {
+                    /** @description short unique name of the event, usable instead of the id in paths. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly identifier?: string | null;
                     name: string;
                     /** Format: date-time */
                     "starts-at": string;
@@ -4361,6 +4562,21 @@ export interface components {
                      * @description the event image as uploaded
                      */
                     "original-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description large variant of the event image. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "large-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description thumbnail variant of the event image. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description icon variant of the event image. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     /** Format: uri */
                     "external-event-url"?: string | null;
                     /** Format: uri */
@@ -4369,12 +4585,110 @@ export interface components {
                     /** @description drafts are visible only to organizers, coorganizers and administrators */
                     state?: "draft" | "published";
                     "code-of-conduct"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     "event-topic"?: {
                         data: {
                             /** @enum {string} */
                             type: "event-topic";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "event-copyright"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event-copyright";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description links to the event elsewhere. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "social-links"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "social-link";
+                            id: string;
+                        }[];
+                    };
+                    /** @description rooms and places of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly microlocations?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "microlocation";
+                            id: string;
+                        }[];
+                    };
+                    /** @description sponsors of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sponsors?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "sponsor";
+                            id: string;
+                        }[];
+                    };
+                    /** @description tracks of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly tracks?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "track";
+                            id: string;
+                        }[];
+                    };
+                    /** @description kinds of session. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "session-types"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session-type";
+                            id: string;
+                        }[];
+                    };
+                    /** @description sessions of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
+                    };
+                    /** @description speakers of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly speakers?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "speaker";
+                            id: string;
+                        }[];
+                    };
+                    /** @description form fields of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "custom-forms"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "custom_form";
+                            id: string;
+                        }[];
+                    };
+                    /** @description ticket orders of the event; its organizers and coorganizers only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly orders?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "order";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the creator of the event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly owner?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
                             id: string;
                         } | null;
                     };
@@ -4402,6 +4716,8 @@ export interface components {
                 /** @description must equal the id in the path */
                 id: string;
                 attributes?: {
+                    /** @description short unique name of the event, usable instead of the id in paths. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly identifier?: string | null;
                     name?: string;
                     /** Format: date-time */
                     "starts-at"?: string;
@@ -4426,6 +4742,21 @@ export interface components {
                      * @description the event image as uploaded
                      */
                     "original-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description large variant of the event image. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "large-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description thumbnail variant of the event image. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description icon variant of the event image. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     /** Format: uri */
                     "external-event-url"?: string | null;
                     /** Format: uri */
@@ -4434,12 +4765,110 @@ export interface components {
                     /** @description drafts are visible only to organizers, coorganizers and administrators */
                     state?: "draft" | "published";
                     "code-of-conduct"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     "event-topic"?: {
                         data: {
                             /** @enum {string} */
                             type: "event-topic";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "event-copyright"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event-copyright";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description links to the event elsewhere. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "social-links"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "social-link";
+                            id: string;
+                        }[];
+                    };
+                    /** @description rooms and places of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly microlocations?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "microlocation";
+                            id: string;
+                        }[];
+                    };
+                    /** @description sponsors of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sponsors?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "sponsor";
+                            id: string;
+                        }[];
+                    };
+                    /** @description tracks of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly tracks?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "track";
+                            id: string;
+                        }[];
+                    };
+                    /** @description kinds of session. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "session-types"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session-type";
+                            id: string;
+                        }[];
+                    };
+                    /** @description sessions of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
+                    };
+                    /** @description speakers of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly speakers?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "speaker";
+                            id: string;
+                        }[];
+                    };
+                    /** @description form fields of the event. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "custom-forms"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "custom_form";
+                            id: string;
+                        }[];
+                    };
+                    /** @description ticket orders of the event; its organizers and coorganizers only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly orders?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "order";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the creator of the event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly owner?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
                             id: string;
                         } | null;
                     };
@@ -4553,6 +4982,21 @@ export interface components {
                     mobile?: string | null;
                     /** Format: uri */
                     "photo-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description small photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "small-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description photo icon. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     "short-biography"?: string | null;
                     "long-biography"?: string | null;
                     "speaking-experience"?: string | null;
@@ -4580,6 +5024,16 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -4764,10 +5218,26 @@ export interface components {
                 id?: string;
                 attributes: {
                     name: string;
+                    /** @description derived from the name. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly slug?: string | null;
                     /** Format: uri */
                     "system-image-url"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
-                relationships?: Record<string, never>;
+                relationships?: {
+                    /** @description events of the topic that the caller may see. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly events?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                };
             };
         };
         EventTopicUpdateRequest: {
@@ -4778,10 +5248,26 @@ export interface components {
                 id: string;
                 attributes?: {
                     name?: string;
+                    /** @description derived from the name. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly slug?: string | null;
                     /** Format: uri */
                     "system-image-url"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
-                relationships?: Record<string, never>;
+                relationships?: {
+                    /** @description events of the topic that the caller may see. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly events?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                };
             };
         };
         EventTopicEventsRelationship: {
@@ -4861,6 +5347,11 @@ export interface components {
                     year?: number | null;
                     /** Format: uri */
                     "logo-url"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -4890,6 +5381,11 @@ export interface components {
                     year?: number | null;
                     /** Format: uri */
                     "logo-url"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -4974,6 +5470,11 @@ export interface components {
                     /** Format: uri */
                     link: string;
                     identifier?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -4997,6 +5498,11 @@ export interface components {
                     /** Format: uri */
                     link?: string;
                     identifier?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -5100,6 +5606,11 @@ export interface components {
                     /** @description display order */
                     position?: number;
                     "hidden-in-scheduler"?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -5108,6 +5619,14 @@ export interface components {
                             type: "event";
                             id: string;
                         };
+                    };
+                    /** @description sessions held here. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
                     };
                 };
             };
@@ -5128,6 +5647,11 @@ export interface components {
                     /** @description display order */
                     position?: number;
                     "hidden-in-scheduler"?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -5136,6 +5660,14 @@ export interface components {
                             type: "event";
                             id: string;
                         };
+                    };
+                    /** @description sessions held here. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
                     };
                 };
             };
@@ -5231,6 +5763,11 @@ export interface components {
                     /** Format: uri */
                     "logo-url"?: string | null;
                     type?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -5259,6 +5796,11 @@ export interface components {
                     /** Format: uri */
                     "logo-url"?: string | null;
                     type?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -5355,9 +5897,16 @@ export interface components {
                     name: string;
                     /** @description hex colour, e.g. #a04b23 */
                     color: string;
+                    /** @description black or white, whichever reads better on the colour. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "font-color"?: string | null;
                     description?: string | null;
                     /** @description display order */
                     position?: number;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -5366,6 +5915,14 @@ export interface components {
                             type: "event";
                             id: string;
                         };
+                    };
+                    /** @description sessions of the track. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
                     };
                 };
             };
@@ -5380,9 +5937,16 @@ export interface components {
                     name?: string;
                     /** @description hex colour, e.g. #a04b23 */
                     color?: string;
+                    /** @description black or white, whichever reads better on the colour. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "font-color"?: string | null;
                     description?: string | null;
                     /** @description display order */
                     position?: number;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -5391,6 +5955,14 @@ export interface components {
                             type: "event";
                             id: string;
                         };
+                    };
+                    /** @description sessions of the track. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
                     };
                 };
             };
@@ -5487,6 +6059,11 @@ export interface components {
                     length: string;
                     /** @description display order */
                     position?: number;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -5495,6 +6072,14 @@ export interface components {
                             type: "event";
                             id: string;
                         };
+                    };
+                    /** @description sessions of this type. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
                     };
                 };
             };
@@ -5511,6 +6096,11 @@ export interface components {
                     length?: string;
                     /** @description display order */
                     position?: number;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -5519,6 +6109,14 @@ export interface components {
                             type: "event";
                             id: string;
                         };
+                    };
+                    /** @description sessions of this type. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly sessions?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        }[];
                     };
                 };
             };
@@ -5721,6 +6319,16 @@ export interface components {
                      * @description set on the move to submitted
                      */
                     "submitted-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -5757,6 +6365,14 @@ export interface components {
                             type: "speaker";
                             id: string;
                         }[];
+                    };
+                    /** @description the user who created the session. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly creator?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
                     };
                 };
             };
@@ -5798,6 +6414,16 @@ export interface components {
                      * @description set on the move to submitted
                      */
                     "submitted-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -5834,6 +6460,14 @@ export interface components {
                             type: "speaker";
                             id: string;
                         }[];
+                    };
+                    /** @description the user who created the session. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly creator?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
                     };
                 };
             };
@@ -5916,6 +6550,21 @@ export interface components {
                     mobile?: string | null;
                     /** Format: uri */
                     "photo-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description small photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "small-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description photo icon. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     "short-biography"?: string | null;
                     "long-biography"?: string | null;
                     "speaking-experience"?: string | null;
@@ -5943,6 +6592,16 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -6118,6 +6777,21 @@ export interface components {
                     mobile?: string | null;
                     /** Format: uri */
                     "photo-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description small photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "small-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description photo icon. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     "short-biography"?: string | null;
                     "long-biography"?: string | null;
                     "speaking-experience"?: string | null;
@@ -6145,6 +6819,16 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -6185,6 +6869,21 @@ export interface components {
                     mobile?: string | null;
                     /** Format: uri */
                     "photo-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description thumbnail of the photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description small photo. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "small-image-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description photo icon. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "icon-image-url"?: string | null;
                     "short-biography"?: string | null;
                     "long-biography"?: string | null;
                     "speaking-experience"?: string | null;
@@ -6212,6 +6911,16 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -6507,6 +7216,8 @@ export interface components {
                 /** @description refused: the server assigns ids */
                 id?: string;
                 attributes?: {
+                    /** @description unique, generated; names the order in paths and receipts. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly identifier?: string | null;
                     /** @description total, rounded to cents */
                     amount?: number;
                     /** @description initializing (default), pending, placed, completed, cancelled or expired; set by organizers only */
@@ -6520,6 +7231,21 @@ export interface components {
                         /** @description where the attendee receives the receipt */
                         email: string;
                     }[];
+                    /**
+                     * Format: date-time
+                     * @description when the order became completed. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "completed-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -6528,6 +7254,14 @@ export interface components {
                             type: "event";
                             id: string;
                         };
+                    };
+                    /** @description the buyer; the caller who created the order. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
                     };
                 };
             };
@@ -6539,6 +7273,8 @@ export interface components {
                 /** @description must equal the id in the path */
                 id: string;
                 attributes?: {
+                    /** @description unique, generated; names the order in paths and receipts. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly identifier?: string | null;
                     /** @description total, rounded to cents */
                     amount?: number;
                     /** @description initializing (default), pending, placed, completed, cancelled or expired; set by organizers only */
@@ -6552,6 +7288,21 @@ export interface components {
                         /** @description where the attendee receives the receipt */
                         email: string;
                     }[];
+                    /**
+                     * Format: date-time
+                     * @description when the order became completed. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "completed-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -6560,6 +7311,14 @@ export interface components {
                             type: "event";
                             id: string;
                         };
+                    };
+                    /** @description the buyer; the caller who created the order. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
                     };
                 };
             };
@@ -6720,10 +7479,28 @@ export interface components {
                 /** @description refused: the server assigns ids */
                 id?: string;
                 attributes?: {
+                    /** @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly title?: string | null;
+                    /** @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly message?: string | null;
                     /** @description set it once the user has seen it */
                     "is-read"?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
                 };
-                relationships?: Record<string, never>;
+                relationships?: {
+                    /** @description whom it is for. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                };
             };
         };
         NotificationUpdateRequest: {
@@ -6733,10 +7510,28 @@ export interface components {
                 /** @description must equal the id in the path */
                 id: string;
                 attributes?: {
+                    /** @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly title?: string | null;
+                    /** @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly message?: string | null;
                     /** @description set it once the user has seen it */
                     "is-read"?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
                 };
-                relationships?: Record<string, never>;
+                relationships?: {
+                    /** @description whom it is for. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                };
             };
         };
         NotificationUserRelationship: {
@@ -7746,45 +8541,51 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -7988,37 +8789,43 @@ export interface operations {
     getUser: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -8331,7 +9138,14 @@ export interface operations {
     };
     getUserSpeakersRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -8427,45 +9241,51 @@ export interface operations {
     getUserSpeakers: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -8683,7 +9503,14 @@ export interface operations {
     };
     getUserSessionsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -8779,45 +9606,51 @@ export interface operations {
     getUserSessions: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -8914,7 +9747,14 @@ export interface operations {
     };
     getUserOrdersRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -9010,45 +9850,51 @@ export interface operations {
     getUserOrders: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -9145,7 +9991,14 @@ export interface operations {
     };
     getUserNotificationsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -9241,45 +10094,51 @@ export interface operations {
     getUserNotifications: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -9376,7 +10235,14 @@ export interface operations {
     };
     getUserOwnerEventsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -9472,45 +10338,51 @@ export interface operations {
     getUserOwnerEvents: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -9607,7 +10479,14 @@ export interface operations {
     };
     getUserOrganizerEventsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -9703,45 +10582,51 @@ export interface operations {
     getUserOrganizerEvents: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -9838,7 +10723,14 @@ export interface operations {
     };
     getUserCoorganizerEventsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -9934,45 +10826,51 @@ export interface operations {
     getUserCoorganizerEvents: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -10070,45 +10968,51 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -10312,37 +11216,43 @@ export interface operations {
     getEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -10655,7 +11565,14 @@ export interface operations {
     };
     getEventEventTopicRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -10870,37 +11787,43 @@ export interface operations {
     getEventEventTopic: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -11001,7 +11924,14 @@ export interface operations {
     };
     getEventEventCopyrightRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -11097,37 +12027,43 @@ export interface operations {
     getEventEventCopyright: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -11228,7 +12164,14 @@ export interface operations {
     };
     getEventSocialLinksRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -11324,45 +12267,51 @@ export interface operations {
     getEventSocialLinks: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -11459,7 +12408,14 @@ export interface operations {
     };
     getEventMicrolocationsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -11555,45 +12511,51 @@ export interface operations {
     getEventMicrolocations: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -11690,7 +12652,14 @@ export interface operations {
     };
     getEventSponsorsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -11786,45 +12755,51 @@ export interface operations {
     getEventSponsors: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -11921,7 +12896,14 @@ export interface operations {
     };
     getEventTracksRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -12017,45 +12999,51 @@ export interface operations {
     getEventTracks: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -12152,7 +13140,14 @@ export interface operations {
     };
     getEventSessionTypesRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -12248,45 +13243,51 @@ export interface operations {
     getEventSessionTypes: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -12383,7 +13384,14 @@ export interface operations {
     };
     getEventSessionsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -12479,45 +13487,51 @@ export interface operations {
     getEventSessions: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -12614,7 +13628,14 @@ export interface operations {
     };
     getEventSpeakersRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -12710,45 +13731,51 @@ export interface operations {
     getEventSpeakers: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -12966,7 +13993,14 @@ export interface operations {
     };
     getEventCustomFormsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -13062,45 +14096,51 @@ export interface operations {
     getEventCustomForms: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -13318,7 +14358,14 @@ export interface operations {
     };
     getEventOrdersRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -13414,45 +14461,51 @@ export interface operations {
     getEventOrders: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -13549,7 +14602,14 @@ export interface operations {
     };
     getEventOwnerRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -13645,37 +14705,43 @@ export interface operations {
     getEventOwner: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -13776,7 +14842,14 @@ export interface operations {
     };
     getEventOrganizersRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -14229,45 +15302,51 @@ export interface operations {
     getEventOrganizers: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -14364,7 +15443,14 @@ export interface operations {
     };
     getEventCoorganizersRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */
@@ -14817,45 +15903,51 @@ export interface operations {
     getEventCoorganizers: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -14953,45 +16045,51 @@ export interface operations {
     listUpcomingEvents: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
                 /** @description sent by the Open Event front end (`true`); no effect */
                 upcoming?: string;
@@ -15079,45 +16177,51 @@ export interface operations {
     listEventTopics: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -15321,37 +16425,43 @@ export interface operations {
     getEventTopic: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -15664,7 +16774,14 @@ export interface operations {
     };
     getEventTopicEventsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -15760,45 +16877,51 @@ export interface operations {
     getEventTopicEvents: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -15896,45 +17019,51 @@ export interface operations {
     listEventCopyrights: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -16138,37 +17267,43 @@ export interface operations {
     getEventCopyright: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -16482,37 +17617,43 @@ export interface operations {
     getEventCopyrightAlias: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -16825,7 +17966,14 @@ export interface operations {
     };
     getEventCopyrightEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -17040,37 +18188,43 @@ export interface operations {
     getEventCopyrightEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -17172,45 +18326,51 @@ export interface operations {
     listSocialLinks: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -17414,37 +18574,43 @@ export interface operations {
     getSocialLink: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -17757,7 +18923,14 @@ export interface operations {
     };
     getSocialLinkEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -17972,37 +19145,43 @@ export interface operations {
     getSocialLinkEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -18104,45 +19283,51 @@ export interface operations {
     listMicrolocations: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -18346,37 +19531,43 @@ export interface operations {
     getMicrolocation: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -18689,7 +19880,14 @@ export interface operations {
     };
     getMicrolocationEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -18904,37 +20102,43 @@ export interface operations {
     getMicrolocationEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -19035,7 +20239,14 @@ export interface operations {
     };
     getMicrolocationSessionsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -19131,45 +20342,51 @@ export interface operations {
     getMicrolocationSessions: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -19267,45 +20484,51 @@ export interface operations {
     listSponsors: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -19509,37 +20732,43 @@ export interface operations {
     getSponsor: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -19852,7 +21081,14 @@ export interface operations {
     };
     getSponsorEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -20067,37 +21303,43 @@ export interface operations {
     getSponsorEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -20199,45 +21441,51 @@ export interface operations {
     listTracks: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -20441,37 +21689,43 @@ export interface operations {
     getTrack: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -20784,7 +22038,14 @@ export interface operations {
     };
     getTrackEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -20999,37 +22260,43 @@ export interface operations {
     getTrackEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -21130,7 +22397,14 @@ export interface operations {
     };
     getTrackSessionsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -21226,45 +22500,51 @@ export interface operations {
     getTrackSessions: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -21362,45 +22642,51 @@ export interface operations {
     listSessionTypes: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -21604,37 +22890,43 @@ export interface operations {
     getSessionType: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -21947,7 +23239,14 @@ export interface operations {
     };
     getSessionTypeEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -22162,37 +23461,43 @@ export interface operations {
     getSessionTypeEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -22293,7 +23598,14 @@ export interface operations {
     };
     getSessionTypeSessionsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -22389,45 +23701,51 @@ export interface operations {
     getSessionTypeSessions: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -22525,45 +23843,51 @@ export interface operations {
     listSessions: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -22767,37 +24091,43 @@ export interface operations {
     getSession: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -23110,7 +24440,14 @@ export interface operations {
     };
     getSessionEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -23325,37 +24662,43 @@ export interface operations {
     getSessionEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -23456,7 +24799,14 @@ export interface operations {
     };
     getSessionTrackRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -23671,37 +25021,43 @@ export interface operations {
     getSessionTrack: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -23802,7 +25158,14 @@ export interface operations {
     };
     getSessionMicrolocationRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -24017,37 +25380,43 @@ export interface operations {
     getSessionMicrolocation: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -24148,7 +25517,14 @@ export interface operations {
     };
     getSessionSessionTypeRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -24363,37 +25739,43 @@ export interface operations {
     getSessionSessionType: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -24494,7 +25876,14 @@ export interface operations {
     };
     getSessionSpeakersRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -24947,45 +26336,51 @@ export interface operations {
     getSessionSpeakers: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -25203,7 +26598,14 @@ export interface operations {
     };
     getSessionCreatorRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -25299,37 +26701,43 @@ export interface operations {
     getSessionCreator: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -25431,45 +26839,51 @@ export interface operations {
     listSpeakers: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -25673,37 +27087,43 @@ export interface operations {
     getSpeaker: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -26016,7 +27436,14 @@ export interface operations {
     };
     getSpeakerEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -26231,37 +27658,43 @@ export interface operations {
     getSpeakerEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -26362,7 +27795,14 @@ export interface operations {
     };
     getSpeakerUserRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -26577,37 +28017,43 @@ export interface operations {
     getSpeakerUser: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -26708,7 +28154,14 @@ export interface operations {
     };
     getSpeakerSessionsRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -27161,45 +28614,51 @@ export interface operations {
     getSpeakerSessions: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -27297,45 +28756,51 @@ export interface operations {
     listCustomForms: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -27539,37 +29004,43 @@ export interface operations {
     getCustomForm: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -27891,7 +29362,14 @@ export interface operations {
     };
     getCustomFormEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -28106,37 +29584,43 @@ export interface operations {
     getCustomFormEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -28238,45 +29722,51 @@ export interface operations {
     listOrders: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -28480,37 +29970,43 @@ export interface operations {
     getOrder: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -28823,7 +30319,14 @@ export interface operations {
     };
     getOrderEventRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the order */
@@ -29038,37 +30541,43 @@ export interface operations {
     getOrderEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -29169,7 +30678,14 @@ export interface operations {
     };
     getOrderUserRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the order */
@@ -29265,37 +30781,43 @@ export interface operations {
     getOrderUser: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -29397,45 +30919,51 @@ export interface operations {
     listPages: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -29639,37 +31167,43 @@ export interface operations {
     getPage: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -29992,45 +31526,51 @@ export interface operations {
     listNotifications: {
         parameters: {
             query?: {
-                /** @description records per page (default 20) */
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
                 "page[size]"?: number;
                 /** @description 1-based page number */
                 "page[number]"?: number;
-                /** @description comma-separated attribute names; a leading "-" sorts descending */
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
                 sort?: string;
-                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any */
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
                 filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -30234,37 +31774,43 @@ export interface operations {
     getNotification: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -30586,7 +32132,14 @@ export interface operations {
     };
     getNotificationUserRelationship: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id of the record */
@@ -30682,37 +32235,43 @@ export interface operations {
     getNotificationUser: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated relationship paths, dotted for nesting */
                 include?: string;
-                /** @description comma-separated user fields to return */
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
                 "fields[user]"?: string;
-                /** @description comma-separated event fields to return */
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
                 "fields[event]"?: string;
-                /** @description comma-separated event-topic fields to return */
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
-                /** @description comma-separated event-copyright fields to return */
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
-                /** @description comma-separated social-link fields to return */
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
                 "fields[social-link]"?: string;
-                /** @description comma-separated microlocation fields to return */
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
                 "fields[microlocation]"?: string;
-                /** @description comma-separated sponsor fields to return */
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
                 "fields[sponsor]"?: string;
-                /** @description comma-separated track fields to return */
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
                 "fields[track]"?: string;
-                /** @description comma-separated session-type fields to return */
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
                 "fields[session-type]"?: string;
-                /** @description comma-separated session fields to return */
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
                 "fields[session]"?: string;
-                /** @description comma-separated speaker fields to return */
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
                 "fields[speaker]"?: string;
-                /** @description comma-separated custom_form fields to return */
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
                 "fields[custom_form]"?: string;
-                /** @description comma-separated order fields to return */
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
                 "fields[order]"?: string;
-                /** @description comma-separated page fields to return */
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
                 "fields[page]"?: string;
-                /** @description comma-separated notification fields to return */
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
             };
             header?: never;
@@ -31633,6 +33192,12 @@ export interface operations {
     getSettings: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated attributes to return */
                 "fields[setting]"?: string;
             };
@@ -31710,6 +33275,12 @@ export interface operations {
     getSettingsById: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated attributes to return */
                 "fields[setting]"?: string;
             };
@@ -31790,6 +33361,12 @@ export interface operations {
     updateSettings: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description comma-separated attributes to return */
                 "fields[setting]"?: string;
             };

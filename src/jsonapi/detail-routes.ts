@@ -6,6 +6,7 @@ import {
   attributeValues, checkRelated, findRow, foreignKeyValues, guardImmutable, renderRows, replaceToMany, rethrowDbError,
 } from './operations.js';
 import { parseDocumentQuery, type RawQuery } from './query.js';
+import { dropReadOnly } from './read-only.js';
 import { componentIds } from './resource-schemas.js';
 import type { Row } from './resource.js';
 import { idOf, writeInput, type ResourceBody, type RouteKit } from './routes.js';
@@ -62,6 +63,7 @@ export function registerDetailRoutes(kit: RouteKit, segment: string, suffix: str
           const current = await findRow(ctx, model, idOf(request), true);
           if (data.id !== String(current.id) && data.id !== idOf(request))
             throw conflict('The id in the document does not match the URL', '/data/id');
+          await dropReadOnly(ctx, registry, model, input, current);
           await spec.policy.update(ctx, current, input);
           guardImmutable(registry, model, current, input.relationships);
           await checkRelated(ctx, registry, model, input.relationships, current);

@@ -4,7 +4,8 @@ import {
 import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { badRequest } from './errors.js';
 import type { Field, Model, Registry } from './model.js';
-import type { Columns, Ctx, ToManySpec } from './resource.js';
+import { byMemberName } from './names.js';
+import type { Columns, Ctx, RelationshipSpec, ToManySpec } from './resource.js';
 import { hasNul, INT4_MAX, storableDate } from './values.js';
 
 const MAX_NODES = 100;
@@ -85,9 +86,16 @@ class FilterCompiler {
   }
 
   private condition(model: Model, t: Columns, name: string, op: string, val: unknown, depth: number): SQL {
-    if (op === 'has' || op === 'any') return this.related(model, t, name, val, depth);
-    const field = model.fields.get(name);
-    if (!field) throw fail(`unknown attribute "${name}" of ${model.type}`);
+    const rel = byMemberName(model.relationships, name);
+    if (op === 'has' || op === 'any') {
+      if (!rel) throw fail(`unknown relationship "${name}" of ${model.type}`);
+      return this.linked(t, rel, (target, tc) => this.node(target, tc, val, depth + 1));
+    }
+    const field = byMemberName(model.fields, name);
+    if (!field) {
+      if (rel) return this.linkage(t, name, rel, op, val);
+      throw fail(`unknown attribute "${name}" of ${model.type}`);
+    }
     const col = t[field.key]!;
     const compare = comparisons[op];
     if (compare) {
@@ -124,25 +132,30 @@ class FilterCompiler {
     }
   }
 
-  /** `has` / `any`: some related record satisfies the nested filter. */
-  private related(model: Model, t: Columns, name: string, val: unknown, depth: number): SQL {
-    const rel = model.relationships.get(name);
-    if (!rel) throw fail(`unknown relationship "${name}" of ${model.type}`);
+  /**
+   * `eq` / `ne` on a to-one relationship, with null or an id: like `has`, only records the caller may
+   * see count, so a record linked to one the caller may not see (a draft, a deleted one) is linked to none.
+   */
+  private linkage(t: Columns, name: string, rel: RelationshipSpec, op: string, val: unknown): SQL {
+    if (rel.kind !== 'toOne') throw fail(`"${name}" is a to-many relationship: filter it with "has" or "any"`);
+    if (op !== 'eq' && op !== 'ne') throw fail(`the relationship "${name}" takes "eq" or "ne" with null or an id, or "has" or "any"`);
+    const target = this.registry.get(rel.type);
+    const id = val === null ? undefined : coerce(name, target.fields.get('id')!, val);
+    const linked = this.linked(t, rel, (_target, tc) => (id === undefined ? undefined : eq(tc.id!, id)));
+    // eq null and ne <id> hold where no such record is linked.
+    return (op === 'eq') === (id !== undefined) ? linked : not(linked);
+  }
+
+  /** Some related record the caller may see satisfies `where` (given the target and its aliased columns). */
+  private linked(t: Columns, rel: RelationshipSpec, where: (target: Model, tc: Columns) => SQL | undefined): SQL {
+    const one = { one: sql`1` };
+    if (rel.kind === 'toOne' || rel.foreignKey) {
+      const { table, tc, target, conditions } = relatedSource(this.ctx, this.registry, t, rel, `f${++this.aliases}`);
+      return exists(this.ctx.db.select(one).from(table).where(and(...conditions, where(target, tc))));
+    }
     const target = this.registry.get(rel.type);
     const targetTable = alias(target.table, `f${++this.aliases}`);
     const tc = columnsOf(target, targetTable);
-    const conditions: (SQL | undefined)[] = [
-      this.node(target, tc, val, depth + 1),
-      target.spec.softDelete ? isNull(tc[target.spec.softDelete]!) : undefined,
-      target.spec.policy.scope(this.ctx, tc),
-    ];
-    const one = { one: sql`1` };
-    if (rel.kind === 'toOne' && rel.column) {
-      return exists(this.ctx.db.select(one).from(targetTable).where(and(eq(tc.id!, t[rel.column]!), ...conditions)));
-    }
-    if (rel.foreignKey) {
-      return exists(this.ctx.db.select(one).from(targetTable).where(and(eq(tc[rel.foreignKey]!, t.id!), ...conditions)));
-    }
     const through = (rel as ToManySpec).through!;
     const join = alias(through.table, `f${++this.aliases}`) as unknown as Record<string, PgColumn>;
     const fixed = Object.entries(through.where ?? {}).map(([k, v]) => eq(join[k]!, v));
@@ -151,9 +164,27 @@ class FilterCompiler {
         .select(one)
         .from(join as unknown as PgTable)
         .innerJoin(targetTable, eq(tc.id!, join[through.to]!))
-        .where(and(eq(join[through.from]!, t.id!), ...fixed, ...conditions)),
+        .where(and(eq(join[through.from]!, t.id!), ...fixed, where(target, tc), ...visibleIn(this.ctx, target, tc))),
     );
   }
+}
+
+/** Conditions making rows of `target` (its columns `tc`, under any alias) live and within the caller's scope. */
+const visibleIn = (ctx: Ctx, target: Model, tc: Columns) => [
+  target.spec.softDelete ? isNull(tc[target.spec.softDelete]!) : undefined,
+  target.spec.policy.scope(ctx, tc),
+];
+
+/**
+ * The target of a to-one or one-to-many relationship under the alias `name`, and the conditions that
+ * make one of its rows a record the caller sees related to the row `t`: for subqueries of filters and sorts.
+ */
+export function relatedSource(ctx: Ctx, registry: Registry, t: Columns, rel: RelationshipSpec, name: string) {
+  const target = registry.get(rel.type);
+  const table = alias(target.table, name);
+  const tc = columnsOf(target, table);
+  const link = rel.kind === 'toOne' && rel.column ? eq(tc.id!, t[rel.column]!) : eq(tc[rel.foreignKey!]!, t.id!);
+  return { table, tc, target, conditions: [link, ...visibleIn(ctx, target, tc)] };
 }
 
 /** Parses the `filter` parameter (a JSON array or object) into a WHERE condition on `model`. */

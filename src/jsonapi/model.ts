@@ -26,6 +26,8 @@ export interface Model {
   readable: [string, string][];
   /** Attributes usable in filter and sort, plus `id`. */
   fields: Map<string, Field>;
+  /** Names `fields[type]` may list: `id`, every readable attribute and every relationship. */
+  members: Set<string>;
   /** Wire names of attributes only some callers see (the policy's `seesPrivate`). */
   private: Set<string>;
   /** To-one relationships stored in a column of this table; their targets are resolved by the Registry. */
@@ -79,9 +81,10 @@ export function buildModel(spec: ResourceSpec): Model {
     links.push({ name, key: `${LINK}${name}`, column: selection[rel.column]! });
   }
   if (spec.alternateKey) column(spec, columns, spec.alternateKey);
+  const members = new Set(['id', ...readable.map(([wire]) => wire), ...relationships.keys()]);
   const live = spec.softDelete ? isNull(column(spec, columns, spec.softDelete)) : undefined;
   return {
-    spec, type: spec.type, table: spec.table, columns, id, selection, readable, fields, private: hidden, links, relationships, live,
+    spec, type: spec.type, table: spec.table, columns, id, selection, readable, fields, members, private: hidden, links, relationships, live,
   };
 }
 

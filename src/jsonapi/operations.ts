@@ -1,9 +1,9 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { conflict, notFound, unprocessable } from './errors.js';
+import { badRequest, conflict, notFound, unprocessable } from './errors.js';
 import { compileFilter } from './filter.js';
 import { anyOf, joinOf, linkable, loadIncludes, visible } from './loader.js';
 import { selectionFor, valueKind, type Model, type Registry } from './model.js';
-import type { DocumentQuery, ListQuery } from './query.js';
+import { orderBy, type DocumentQuery, type ListQuery } from './query.js';
 import type { Ctx, Row, ToManySpec, ToOneSpec, WriteInput } from './resource.js';
 import { toResource, type Linkage } from './serialize.js';
 import { hasNul, integerId, storableDate } from './values.js';
@@ -75,15 +75,22 @@ export async function pageRows(ctx: Ctx, registry: Registry, model: Model, query
     .select({ ...selectionFor(ctx, model), [COUNT]: countOf })
     .from(model.table)
     .where(where)
-    .orderBy(...query.orderBy)
-    .limit(query.size)
-    .offset((query.number - 1) * query.size)) as (Row & { [COUNT]: number })[];
+    .orderBy(...orderBy(ctx, registry, model, query.sort))
+    .limit(query.limit)
+    .offset((query.number - 1) * query.limit)) as (Row & { [COUNT]: number })[];
   // Past the last page there is no row to carry the count: only then does it take a second statement.
   const count =
     rows[0]?.[COUNT] ??
     (query.number === 1
       ? 0
       : (await ctx.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(model.table).where(where))[0]!.n);
+  // Refused after reading at most the limit, the most a page may read anyway.
+  if (query.size === 0 && count > query.limit)
+    throw badRequest(
+      `page[size]=0 returns every matching record, at most ${query.limit} (LIST_ALL_MAX), and ${count} match: ` +
+        `narrow the filter, or read them in pages of at most ${query.limit}`,
+      'page[size]',
+    );
   return { rows, count };
 }
 
@@ -98,7 +105,7 @@ export async function listRows(
   base?: SQL,
 ) {
   const { rows, count } = await pageRows(ctx, registry, model, query, base);
-  const last = Math.max(1, Math.ceil(count / query.size));
+  const last = Math.max(1, Math.ceil(count / query.limit));
   const { data, included } = await renderRows(ctx, registry, model, rows, query);
   return {
     data,

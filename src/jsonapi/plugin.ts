@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { negotiate } from './media-type.js';
 import { Registry } from './model.js';
-import { documentQuerySchema, listQuerySchema } from './query.js';
+import { documentQuerySchema, linkageQuerySchema, listQuerySchema } from './query.js';
 import { resourceSchemas } from './resource-schemas.js';
 import type { ResourceSpec } from './resource.js';
 import { registerResourceRoutes, routeKit } from './routes.js';
@@ -17,7 +17,7 @@ declare module 'fastify' {
 
 /** Routes, schemas and SQL for every declared resource: CRUD is written once, here. */
 export default fp(
-  async (app: FastifyInstance, options: { resources: ResourceSpec[] }) => {
+  async (app: FastifyInstance, options: { resources: ResourceSpec[]; listAllMax: number }) => {
     const registry = new Registry(options.resources);
     for (const schema of sharedSchemas) app.addSchema(schema);
     for (const model of registry.models.values()) {
@@ -40,8 +40,9 @@ export default fp(
       if (String(reply.getHeader('content-type')).startsWith(`${MEDIA_TYPE};`)) reply.header('content-type', MEDIA_TYPE);
       return payload;
     });
-    const queries = { list: listQuerySchema(registry), document: documentQuerySchema(registry) };
-    for (const model of registry.models.values()) registerResourceRoutes(routeKit(app, registry, model, queries));
+    const { listAllMax } = options;
+    const queries = { list: listQuerySchema(registry, listAllMax), document: documentQuerySchema(registry), linkage: linkageQuerySchema() };
+    for (const model of registry.models.values()) registerResourceRoutes(routeKit(app, registry, model, queries, listAllMax));
   },
   { name: 'jsonapi', dependencies: ['auth', 'error-handler', 'read-cache'] },
 );

@@ -1,12 +1,14 @@
-import { Type, type TObject, type TSchema } from '@sinclair/typebox';
-import { asc, desc, type SQL } from 'drizzle-orm';
+import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { and, asc, desc, sql, type SQL } from 'drizzle-orm';
 import { badRequest } from './errors.js';
-import type { Model, Registry } from './model.js';
+import { relatedSource } from './filter.js';
+import type { Field, Model, Registry } from './model.js';
+import { byMemberName, memberName } from './names.js';
+import type { Ctx, ToOneSpec } from './resource.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
 const MAX_SORT_KEYS = 5;
-const MAX_INCLUDE_PATHS = 10;
+const MAX_INCLUDE_PATHS = 20;
 const MAX_INCLUDE_DEPTH = 3;
 
 /** Relationship name -> what to include below it. */
@@ -19,48 +21,81 @@ export interface DocumentQuery {
   fields: Fieldsets;
 }
 
+/** One sort key: an attribute of the listed resource, or of the record a to-one relationship (`via`) names. */
+export interface SortKey {
+  field: Field;
+  descending: boolean;
+  via?: ToOneSpec;
+}
+
 export interface ListQuery extends DocumentQuery {
+  /** `page[size]` as asked; 0 asks for every matching record in one page. */
   size: number;
   number: number;
-  orderBy: SQL[];
+  /** Rows one page reads: the page size, or for `page[size]=0` the most records it may return (LIST_ALL_MAX). */
+  limit: number;
+  sort: SortKey[];
   /** The raw filter parameter, compiled against the request's context by the caller. */
   filter?: string;
 }
 
 export type RawQuery = Record<string, string | number | undefined>;
 
+/**
+ * Parameters the Open Event front end adds to its reads (its cache service, public pages, builds
+ * without caching): accepted on every GET of the engine and ignored.
+ */
+const COMPATIBILITY = Type.Optional(Type.String({ maxLength: 100, description: 'accepted for the Open Event front end; no effect' }));
+export const compatibilityParameters: TProperties = { cache: COMPATIBILITY, public: COMPATIBILITY, nocache: COMPATIBILITY };
+
+/** The querystring of a relationship (linkage) route: the compatibility parameters only. */
+export const linkageQuerySchema = () => Type.Object(compatibilityParameters, { additionalProperties: false });
+
 /** The querystring of a single-document route: include and sparse fieldsets. */
 export function documentQuerySchema(registry: Registry): TObject {
   const props: Record<string, TSchema> = {
+    ...compatibilityParameters,
     include: Type.Optional(
-      Type.String({ maxLength: 500, description: 'comma-separated relationship paths, dotted for nesting' }),
+      Type.String({ maxLength: 1000, description: 'comma-separated relationship paths, dotted for nesting' }),
     ),
   };
   for (const type of registry.models.keys()) {
     props[`fields[${type}]`] = Type.Optional(
-      Type.String({ maxLength: 1000, description: `comma-separated ${type} fields to return` }),
+      Type.String({ maxLength: 1000, description: `comma-separated ${type} fields to return (dasherized or snake_case)` }),
     );
   }
   return Type.Object(props, { additionalProperties: false });
 }
 
 /** The querystring of a list route: pagination, sort, filter, include, sparse fieldsets. */
-export function listQuerySchema(registry: Registry): TObject {
+export function listQuerySchema(registry: Registry, listAllMax: number): TObject {
   return Type.Object(
     {
       'page[size]': Type.Optional(
-        Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `records per page (default ${DEFAULT_PAGE_SIZE})` }),
+        Type.Integer({
+          minimum: 0,
+          maximum: listAllMax,
+          description:
+            `records per page (default ${DEFAULT_PAGE_SIZE}); 0: every matching record in one page, ` +
+            `refused (400) when more than ${listAllMax} match`,
+        }),
       ),
       'page[number]': Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: '1-based page number' })),
       sort: Type.Optional(
-        Type.String({ maxLength: 500, description: 'comma-separated attribute names; a leading "-" sorts descending' }),
+        Type.String({
+          maxLength: 500,
+          description:
+            'comma-separated attribute names, or a to-one relationship and an attribute of its record ' +
+            '(`event.starts-at`); a leading "-" sorts descending',
+        }),
       ),
       filter: Type.Optional(
         Type.String({
           maxLength: 10_000,
           description:
             'JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ' +
-            'ops: eq ne lt le gt ge like ilike in notin is_ isnot has any',
+            'ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne ' +
+            'with null or an id',
         }),
       ),
       ...documentQuerySchema(registry).properties,
@@ -96,29 +131,57 @@ function parseFields(registry: Registry, query: RawQuery): Fieldsets {
     const type = /^fields\[(.+)\]$/.exec(key)?.[1];
     if (!type || value === undefined) continue;
     const model = registry.get(type);
-    const names = new Set(String(value).split(',').filter((n) => n !== ''));
-    for (const name of names) {
-      if (!model.readable.some(([wire]) => wire === name) && !model.relationships.has(name))
-        throw badRequest(`${type} has no field "${name}"`, key);
-    }
-    fields.set(type, names);
+    const names = String(value)
+      .split(',')
+      .filter((n) => n !== '')
+      .map((name) => {
+        const member = memberName(model.members, name);
+        if (!member) throw badRequest(`${type} has no field "${name}"`, key);
+        return member;
+      });
+    fields.set(type, new Set(names));
   }
   return fields;
 }
 
-function parseSort(model: Model, raw: string | undefined): SQL[] {
+/** The sort key `name`: an attribute, or `relationship.attribute` through a to-one relationship. */
+function sortField(registry: Registry, model: Model, name: string): Omit<SortKey, 'descending'> {
+  const [first, attribute, ...rest] = name.split('.');
+  const own = byMemberName(model.fields, first!);
+  if (attribute === undefined && own) return { field: own };
+  const rel = byMemberName(model.relationships, first!);
+  if (rel?.kind !== 'toOne' || attribute === undefined || rest.length > 0)
+    throw badRequest(`Unknown sort key "${name}" for ${model.type}: an attribute, or a to-one relationship and one of its attributes`, 'sort');
+  const target = registry.get(rel.type);
+  const field = byMemberName(target.fields, attribute);
+  if (!field) throw badRequest(`Unknown sort key "${name}": ${target.type} has no attribute "${attribute}"`, 'sort');
+  return { field, via: rel };
+}
+
+function parseSort(registry: Registry, model: Model, raw: string | undefined): SortKey[] {
   const keys = raw === undefined ? [] : raw.split(',');
   if (keys.length > MAX_SORT_KEYS) throw badRequest(`At most ${MAX_SORT_KEYS} sort keys`, 'sort');
-  const order = keys.map((key) => {
+  return keys.map((key) => {
     const descending = key.startsWith('-');
-    const name = descending ? key.slice(1) : key;
-    const field = model.fields.get(name);
-    if (!field) throw badRequest(`Unknown sort key "${name}" for ${model.type}`, 'sort');
-    return descending ? desc(field.column) : asc(field.column);
+    return { ...sortField(registry, model, descending ? key.slice(1) : key), descending };
   });
-  // A unique tiebreaker keeps pages stable when sort keys repeat values.
-  const last = keys.at(-1);
-  order.push(last?.startsWith('-') ? desc(model.id) : asc(model.id));
+}
+
+/**
+ * ORDER BY of a list. A key through a relationship sorts by the related record the caller sees (none:
+ * as null). A unique tiebreaker keeps pages stable when sort keys repeat values.
+ */
+export function orderBy(ctx: Ctx, registry: Registry, model: Model, keys: SortKey[]): SQL[] {
+  const order = keys.map(({ field, descending, via }, i) => {
+    let value: SQL | Field['column'] = field.column;
+    if (via) {
+      const { table, tc, conditions } = relatedSource(ctx, registry, model.columns, via, `s${i + 1}`);
+      const column = tc[field.key]!;
+      value = sql`(${ctx.db.select({ value: column }).from(table).where(and(...conditions)).orderBy(tc.id!).limit(1)})`;
+    }
+    return descending ? desc(value) : asc(value);
+  });
+  order.push(keys.at(-1)?.descending ? desc(model.id) : asc(model.id));
   return order;
 }
 
@@ -129,12 +192,15 @@ export function parseDocumentQuery(registry: Registry, model: Model, query: RawQ
   };
 }
 
-export function parseListQuery(registry: Registry, model: Model, query: RawQuery): ListQuery {
+/** A list's query; `page[size]=0` is one page of at most `listAllMax` records (page[number] is ignored). */
+export function parseListQuery(registry: Registry, model: Model, query: RawQuery, listAllMax: number): ListQuery {
+  const size = (query['page[size]'] as number | undefined) ?? DEFAULT_PAGE_SIZE;
   return {
     ...parseDocumentQuery(registry, model, query),
-    size: (query['page[size]'] as number | undefined) ?? DEFAULT_PAGE_SIZE,
-    number: (query['page[number]'] as number | undefined) ?? 1,
-    orderBy: parseSort(model, query.sort as string | undefined),
+    size,
+    number: size === 0 ? 1 : ((query['page[number]'] as number | undefined) ?? 1),
+    limit: size === 0 ? listAllMax : size,
+    sort: parseSort(registry, model, query.sort as string | undefined),
     filter: query.filter as string | undefined,
   };
 }

@@ -50,8 +50,9 @@ function linkageRoutes(kit: RouteKit, name: string, rel: RelationshipSpec) {
       summary: `Linkage of ${spec.type} ${name}`,
       description: `The resource identifiers of the ${spec.type}'s ${name}.`,
       params: true,
+      querystring: kit.queries.linkage,
       success: { 200: Type.Ref(ids.relationship(name), { description: 'The linkage' }) },
-      errors: [401, 403, 404, 406],
+      errors: [400, 401, 403, 404, 406],
     }),
     async (request) => {
       const ctx = kit.ctx(request);
@@ -167,7 +168,7 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
       await spec.policy.read(ctx, row);
       await rel.guard?.(ctx, row);
       target.spec.policy.list(ctx);
-      const query = parseListQuery(registry, target, request.query as RawQuery);
+      const query = parseListQuery(registry, target, request.query as RawQuery, kit.listAllMax);
       const base = relatedCondition(ctx, target, rel, row.id);
       const listPath = `${selfLink(model, row.id)}/${name}`;
       return { ...(await listRows(ctx, registry, target, query, listPath, request.query as RawQuery, base)), jsonapi };

@@ -1,5 +1,6 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import { identifierOf } from './schemas.js';
+import { Nullable } from './types.js';
 import type { Model, Registry } from './model.js';
 import { pascal } from './names.js';
 import type { RelationshipSpec, ToManySpec } from './resource.js';
@@ -56,13 +57,33 @@ function reachable(registry: Registry, model: Model): string[] {
   return [...seen];
 }
 
-function writableAttributes(model: Model, create: boolean) {
+/** What the document says of a read-only member in a request (see dropReadOnly); `empty`: what a create may send. */
+const readOnlyNote = (description: string | undefined, empty = 'null') =>
+  [description, `Read-only: a request may send it back as read (on create: ${empty}), and it is then ignored; any other value is refused (422).`]
+    .filter(Boolean)
+    .join('. ');
+
+const admitsNull = (schema: TSchema): boolean =>
+  schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null')) || (schema.anyOf ?? []).some(admitsNull);
+
+/** A read-only attribute in a request: its type, or null (what a create sends back), marked readOnly. */
+function sentBack(schema: TSchema): TSchema {
+  const simple = typeof schema.type === 'string' && schema.const === undefined && schema.enum === undefined;
+  const nullable = admitsNull(schema) ? schema : simple ? Nullable(schema) : Type.Union([schema, Type.Null()]);
+  return { ...nullable, readOnly: true, description: readOnlyNote(schema.description) };
+}
+
+/** The attributes of a request: the writable ones, and the read-only ones a client may send back. */
+function requestAttributes(model: Model, create: boolean) {
   const props: Record<string, TSchema> = {};
   for (const [wire, attr] of Object.entries(model.spec.attributes)) {
-    if (attr.readOnly) continue;
     // No `default` in requests: leaving a member out of an update keeps its value, and generated
     // clients would otherwise make every defaulted member mandatory.
     const { default: _default, ...written } = attr.input ?? attr.schema;
+    if (attr.readOnly) {
+      props[wire] = Type.Optional(sentBack(written as TSchema));
+      continue;
+    }
     const schema = { ...written, ...(attr.writeOnly ? { writeOnly: true } : {}) } as TSchema;
     props[wire] = create && attr.required ? schema : Type.Optional(schema);
   }
@@ -75,18 +96,26 @@ const requestType = (model: Model) => {
   return names.length === 1 ? Type.Literal(model.type) : Type.Union(names.map((n) => Type.Literal(n)));
 };
 
-/** Relationships a create (`create`) or update document may carry; `optional` names ones a create may leave out. */
-function writableRelationships(model: Model, create: boolean, optional: string[] = []): TProperties {
+/**
+ * Relationships a create (`create`) or update document may carry: the writable ones, and the read-only
+ * ones a client may send back; `optional` names ones a create may leave out.
+ */
+function requestRelationships(model: Model, create: boolean, optional: string[] = []): TProperties {
   const props: Record<string, TSchema> = {};
   let required = false;
   for (const [name, rel] of model.relationships) {
-    if (!isWritable(rel)) continue;
+    if (!isWritable(rel)) {
+      const description = readOnlyNote(rel.description, rel.kind === 'toOne' ? 'null' : 'an empty list');
+      const member = Type.Object({ data: linkageSchema(rel) }, { additionalProperties: false, readOnly: true, description });
+      props[name] = Type.Optional(member);
+      continue;
+    }
     const member = Type.Object({ data: writeLinkageSchema(rel) }, { additionalProperties: false });
     const mandatory = create && rel.kind === 'toOne' && !!rel.required && !optional.includes(name);
     required ||= mandatory;
     props[name] = mandatory ? member : Type.Optional(member);
   }
-  // Without writable relationships the member may still come back empty, as responses carry it.
+  // Without relationships the member may still come back empty, as responses carry it.
   const obj = Type.Object(props, { additionalProperties: false });
   return { relationships: required ? obj : Type.Optional(obj) };
 }
@@ -94,7 +123,7 @@ function writableRelationships(model: Model, create: boolean, optional: string[]
 /** The body of a create request; `optional` are required relationships the path already supplies. */
 function createRequest(model: Model, $id: string, optional: string[] = []) {
   const hasRequired = Object.values(model.spec.attributes).some((a) => a.required && !a.readOnly);
-  const attributes = writableAttributes(model, true);
+  const attributes = requestAttributes(model, true);
   return Type.Object(
     {
       data: Type.Object(
@@ -102,7 +131,7 @@ function createRequest(model: Model, $id: string, optional: string[] = []) {
           type: requestType(model),
           id: Type.Optional(Type.String({ description: 'refused: the server assigns ids' })),
           attributes: hasRequired ? attributes : Type.Optional(attributes),
-          ...writableRelationships(model, true, optional),
+          ...requestRelationships(model, true, optional),
         },
         { additionalProperties: false },
       ),
@@ -168,8 +197,8 @@ export function resourceSchemas(registry: Registry, model: Model): TSchema[] {
           {
             type: requestType(model),
             id: Type.String({ description: 'must equal the id in the path' }),
-            attributes: Type.Optional(writableAttributes(model, false)),
-            ...writableRelationships(model, false),
+            attributes: Type.Optional(requestAttributes(model, false)),
+            ...requestRelationships(model, false),
           },
           { additionalProperties: false },
         ),

@@ -8,6 +8,7 @@ import {
   attributeValues, checkRelated, foreignKeyValues, linkageIds, listRows, replaceToMany, rethrowDbError,
 } from './operations.js';
 import { parseListQuery, type RawQuery } from './query.js';
+import { dropReadOnly } from './read-only.js';
 import { componentIds } from './resource-schemas.js';
 import type { Ctx, Row, WriteInput } from './resource.js';
 import { jsonapiMember as jsonapi, MEDIA_TYPE } from './schemas.js';
@@ -19,6 +20,7 @@ import { registerViewRoutes } from './view-routes.js';
 export interface QuerySchemas {
   list: TObject;
   document: TObject;
+  linkage: TObject;
 }
 
 /** What the OpenAPI document says about one JSON:API operation, and the options of its route. */
@@ -61,6 +63,8 @@ export interface RouteKit {
   registry: Registry;
   model: Model;
   queries: QuerySchemas;
+  /** The most records `page[size]=0` returns (LIST_ALL_MAX). */
+  listAllMax: number;
   ctx(request: FastifyRequest, db?: Db): Ctx;
   /** Route options of an operation of this resource (`params`: its id, or alternate key, in the path). */
   options(o: Omit<OperationOptions, 'tag' | 'params'> & { params?: boolean }): RouteShorthandOptions;
@@ -117,12 +121,13 @@ export function writeInput(data: ResourceBody['data']): WriteInput {
   return { attributes: data.attributes ?? {}, relationships };
 }
 
-export function routeKit(app: FastifyInstance, registry: Registry, model: Model, queries: QuerySchemas): RouteKit {
+export function routeKit(app: FastifyInstance, registry: Registry, model: Model, queries: QuerySchemas, listAllMax: number): RouteKit {
   return {
     app,
     registry,
     model,
     queries,
+    listAllMax,
     ctx: (request, db = app.db) => ({ caller: request.caller, db, request }),
     options: ({ params, ...o }) =>
       operation({
@@ -149,6 +154,7 @@ export async function createResource(
     .transaction(async (tx) => {
       const ctx = kit.ctx(request, tx);
       const input = await prepare(ctx);
+      await dropReadOnly(ctx, registry, model, input);
       await spec.policy.create(ctx, input);
       await checkRelated(ctx, registry, model, input.relationships);
       const values = await attributeValues(model, input.attributes);
@@ -197,7 +203,7 @@ export function registerResourceRoutes(kit: RouteKit) {
     async (request) => {
       const ctx = kit.ctx(request);
       spec.policy.list(ctx);
-      const query = parseListQuery(registry, model, request.query as RawQuery);
+      const query = parseListQuery(registry, model, request.query as RawQuery, kit.listAllMax);
       return { ...(await listRows(ctx, registry, model, query, base, request.query as RawQuery)), jsonapi };
     },
   );

@@ -28,7 +28,7 @@ export function registerViewRoutes(kit: RouteKit) {
       const ctx = kit.ctx(request);
       spec.policy.list(ctx);
       const raw = request.query as RawQuery;
-      const query = parseListQuery(registry, model, { ...raw, sort: raw.sort ?? view.sort });
+      const query = parseListQuery(registry, model, { ...raw, sort: raw.sort ?? view.sort }, kit.listAllMax);
       return { ...(await listRows(ctx, registry, model, query, path, raw, view.where(ctx, model.columns))), jsonapi };
     });
   }

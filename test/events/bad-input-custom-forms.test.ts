@@ -117,7 +117,7 @@ t.test('bad input to custom forms', async (t) => {
     const f = (filter: unknown) => `filter=${encodeURIComponent(JSON.stringify(filter))}`;
     const queries: [string, string][] = [
       ['sort=bogus', 'sort'],
-      ['sort=field_identifier', 'sort'],
+      ['sort=fieldIdentifier', 'sort'],
       [f([{ name: 'bogus', op: 'eq', val: 1 }]), 'filter'],
       [f([{ name: 'is-required', op: 'eq', val: 'yes' }]), 'filter'],
       [f([{ name: 'position', op: 'gt', val: 'first' }]), 'filter'],

@@ -172,7 +172,7 @@ function createCases(kind: Kind, event: string): Case[] {
     ['event id that is a word', doc(valid, { event: rel('event', 'abc') }), 404],
     ['unknown relationship', doc(valid, { ...of, venue: rel('event', event) }), 422, '/data/relationships/venue'],
     ['unknown attribute', doc({ ...valid, bogus: 1 }), 422, at('bogus')],
-    ['read-only deleted-at', doc({ ...valid, 'deleted-at': null }), 422, at('deleted-at')],
+    ['read-only deleted-at', doc({ ...valid, 'deleted-at': '2020-01-01T00:00:00Z' }), 422, at('deleted-at')],
     [`${text} is a number`, doc({ ...valid, [text]: 42 }), 422, at(text)],
     [`${text} is empty`, doc({ ...valid, [text]: '' }), 422, at(text)],
     [`${text} over 255 characters`, doc({ ...valid, [text]: 'x'.repeat(256) }), 422, at(text)],

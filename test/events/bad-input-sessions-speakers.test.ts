@@ -63,7 +63,7 @@ t.test('bad input to sessions and speakers', async (t) => {
       ['submitted-at', '2030-05-01 10:00', 'a date-time without T and zone'],
       ...URL_CASES.map((url, i): [string, unknown, string] => [['slides-url', 'video-url', 'signup-url'][i]!, url, `URL ${url}`]),
       ['created-at', '2020-01-01T00:00:00Z', 'read-only created-at'],
-      ['deleted-at', null, 'read-only deleted-at'],
+      ['deleted-at', '2020-01-01T00:00:00Z', 'read-only deleted-at'],
       ['speaker-ids', [1], 'an unknown attribute'],
     ];
     await each(t, [

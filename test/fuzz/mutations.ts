@@ -35,7 +35,7 @@ const HOSTILE = [...UNICODE, '-1', '0', '1e309', 'NaN', '99999999999999999999', 
 
 /** Query defects: [parameter, value]; `$attr` and `$rel` stand for a name of the operation's resource. */
 const LIST_QUERIES: [string, string][] = [
-  ['page[size]', '0'], ['page[size]', '-1'], ['page[size]', '101'], ['page[size]', 'abc'], ['page[size]', '1.5'], ['page[size]', ''],
+  ['page[size]', '0'], ['page[size]', '-1'], ['page[size]', '10001'], ['page[size]', 'abc'], ['page[size]', '1.5'], ['page[size]', ''],
   ['page[size]', '1e2'], ['page[number]', '0'], ['page[number]', '-1'], ['page[number]', 'abc'], ['page[number]', '99999999999999999999'],
   ['sort', 'unknown'], ['sort', '-'], ['sort', ','], ['sort', '--$attr'], ['sort', '$attr,,$attr'], ['sort', '-'.repeat(501)], ['sort', '$rel'],
   ['filter', 'not-json'], ['filter', '{}'], ['filter', 'null'], ['filter', '[1]'], ['filter', '[[]]'], ['filter', '[{"name":"nope","op":"eq","val":1}]'],

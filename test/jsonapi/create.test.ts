@@ -168,7 +168,7 @@ t.test('a malformed document is 422, a read-only relationship cannot be written'
     [{ data: null }, '/data'],
     [{ ...article(), meta: {} }, '/meta'],
     [{ data: { ...article().data, links: {} } }, '/data/links'],
-    [article({}, { comments: { data: [] } }), '/data/relationships/comments'],
+    [article({}, { comments: { data: [{ type: 'comment', id: '1' }] } }), '/data/relationships/comments'],
     [article({}, { nothing: { data: null } }), '/data/relationships/nothing'],
     [article({}, { author: { type: 'author', id: '1' } }), '/data/relationships/author/data'],
     [article({}, { author: { data: { type: 'author', id: 1 } } }), '/data/relationships/author/data/id'],

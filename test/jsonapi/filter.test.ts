@@ -110,6 +110,28 @@ t.test('filters apply to related lists, inside the parent', async (t) => {
   t.strictSame(await select(t, [c('label', 'ne', 'news')], { path: '/v1/articles/1/tags' }), ['2']);
 });
 
+t.test('a to-one relationship compares with eq / ne and null or an id, as the caller reads its linkage', async (t) => {
+  t.strictSame(await select(t, [c('author', 'ne', null)]), ['1', '2', '4']);
+  t.strictSame(await select(t, [c('author', 'eq', null)]), ['5', '6'], "Epsilon's author is soft-deleted: it reads as none");
+  t.strictSame(await select(t, [c('author', 'eq', 1)]), ['1', '2']);
+  t.strictSame(await select(t, [c('author', 'eq', '2')]), ['4'], 'an id as a string');
+  t.strictSame(await select(t, [c('author', 'eq', '2')], { caller: token }), ['3', '4']);
+  t.strictSame(await select(t, [c('author', 'ne', 1)]), ['4', '5', '6'], 'ne takes the records linked to nothing too');
+  t.strictSame(await select(t, [c('author', 'eq', 3)]), [], 'a soft-deleted author matches nothing');
+  t.strictSame(await select(t, [c('author', 'eq', 999)]), []);
+  t.strictSame(await select(t, [{ not: c('author', 'eq', null) }, c('rating', 'eq', 3)]), ['2', '4'], 'combined with others');
+  // Comments of a hidden (unpublished) or deleted article read as linked to none.
+  t.strictSame(await select(t, [c('article', 'eq', null)], { path: '/v1/comments' }), ['3', '5']);
+  t.strictSame(await select(t, [c('article', 'eq', null)], { path: '/v1/comments', caller: token }), ['5']);
+  t.strictSame(await select(t, [c('author', 'eq', '2')], { path: '/v1/tags/1/articles', caller: token }), ['3'], 'in a related list');
+});
+
+t.test('attribute names may be written in snake_case', async (t) => {
+  t.strictSame(await select(t, [c('published_at', 'gt', '2024-03-01T00:00:00Z')]), ['5', '6']);
+  t.strictSame(await select(t, [c('author', 'has', c('name', 'eq', 'Bob'))], { caller: token }), ['3', '4']);
+  t.strictSame(await select(t, [c('id', 'eq', 1)]), ['1']);
+});
+
 const bad: [string, unknown][] = [
   ['invalid JSON', 'not json'],
   ['truncated JSON', '[{"name":"title"'],
@@ -119,7 +141,9 @@ const bad: [string, unknown][] = [
   ['an array of numbers', [1]],
   ['an array with null', [null]],
   ['an unknown attribute', [c('nothing', 'eq', 1)]],
-  ['a relationship compared as an attribute', [c('author', 'eq', '1')]],
+  ['a to-one relationship compared by order', [c('author', 'lt', '1')]],
+  ['a to-one relationship compared with something that is no id', [c('author', 'eq', 'abc')]],
+  ['a to-many relationship compared as an attribute', [c('tags', 'eq', null)]],
   ['an unknown operator', [c('title', 'between', ['A', 'B'])]],
   ['an operator in upper case', [c('title', 'EQ', 'Alpha')]],
   ['a string for an integer', [c('rating', 'eq', 'abc')]],

@@ -1,12 +1,14 @@
 /**
  * Fixture resources for the engine's own tests: authors (soft delete) write articles (soft delete,
  * hidden from anonymous callers until published), articles carry tags through a join table and
- * have comments. They exercise every kind of relationship the engine supports.
+ * have comments. They exercise every kind of relationship the engine supports. Reviews of articles
+ * carry the read-only members (attributes and a relationship only the server sets).
  */
 import { Type } from '@sinclair/typebox';
-import { eq } from 'drizzle-orm';
-import { boolean, integer, pgTable, primaryKey, serial, text, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { eq, sql } from 'drizzle-orm';
+import { boolean, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 import type { Test } from 'tap';
+import { isStaff } from '../../src/auth/caller.js';
 import { notFound, unauthorized } from '../../src/jsonapi/errors.js';
 import { defineResource, type Ctx, type Policy } from '../../src/jsonapi/resource.js';
 import { DateTime, Nullable, Text } from '../../src/jsonapi/types.js';
@@ -47,6 +49,17 @@ export const comments = pgTable('comments', {
   text: text('text').notNull(),
 });
 
+export const reviews = pgTable('reviews', {
+  id: serial('id').primaryKey(),
+  articleId: integer('article_id').notNull(),
+  verdict: text('verdict').notNull(),
+  code: text('code').notNull(),
+  scores: jsonb('scores'),
+  note: text('note'),
+  reviewerId: integer('reviewer_id'),
+  createdAt: stamp('created_at').notNull(),
+});
+
 export const setupSql = `
   CREATE TABLE authors (id serial PRIMARY KEY, name varchar(100) NOT NULL, deleted_at timestamptz(3));
   CREATE TABLE articles (
@@ -60,12 +73,17 @@ export const setupSql = `
     tag_id integer NOT NULL REFERENCES tags(id),
     PRIMARY KEY (article_id, tag_id));
   CREATE TABLE comments (id serial PRIMARY KEY, article_id integer NOT NULL REFERENCES articles(id), text text NOT NULL);
+  CREATE TABLE reviews (
+    id serial PRIMARY KEY, article_id integer NOT NULL REFERENCES articles(id), verdict text NOT NULL,
+    code text NOT NULL DEFAULT 'rv-' || substr(md5(random()::text), 1, 8), scores jsonb, note text,
+    reviewer_id integer REFERENCES authors(id), created_at timestamptz(3) NOT NULL DEFAULT now());
 `;
 
 /**
  * Authors 1 Ann, 2 Bob, 3 Cid (soft-deleted), 4 Dee (no articles). Articles: 1 Alpha, 2 Beta (Ann),
  * 3 Gamma (Bob, unpublished), 4 Delta (Bob), 5 Epsilon (Cid), 6 Zeta (no author), 7 Eta (Ann,
- * soft-deleted). Tags 1 news, 2 tech, 3 life, 4 unused.
+ * soft-deleted). Tags 1 news, 2 tech, 3 life, 4 unused. Reviews: 1 of Alpha by Bob, 2 of Beta by
+ * Cid (soft-deleted, so its reviewer reads as null).
  */
 export const seedSql = `
   INSERT INTO authors (name, deleted_at) VALUES ('Ann', NULL), ('Bob', NULL), ('Cid', now()), ('Dee', NULL);
@@ -80,6 +98,9 @@ export const seedSql = `
   INSERT INTO tags (label) VALUES ('news'), ('tech'), ('life'), ('unused');
   INSERT INTO article_tags VALUES (1, 1), (1, 2), (2, 2), (3, 1), (4, 3), (7, 1);
   INSERT INTO comments (article_id, text) VALUES (1, 'first'), (1, 'second'), (3, 'hidden'), (4, 'on delta'), (7, 'gone');
+  INSERT INTO reviews (article_id, verdict, code, scores, note, reviewer_id, created_at) VALUES
+    (1, 'good', 'rv-one', '{"style": 4, "facts": [5, 3]}', 'for staff', 2, '2024-03-01T10:00:00.5Z'),
+    (2, 'fine', 'rv-two', NULL, NULL, 3, '2024-03-02T10:00:00Z');
 `;
 
 const loggedIn = (ctx: Ctx) => {
@@ -167,8 +188,37 @@ export const commentResource = defineResource({
   policy: openPolicy,
 });
 
+/** Reviews: `code`, `scores`, `created-at` and `note` (private: administrators only) are read-only; the server picks the reviewer. */
+export const reviewResource = defineResource({
+  type: 'review',
+  path: 'reviews',
+  name: 'Review',
+  tag: 'Reviews',
+  description: 'A fixture review.',
+  table: reviews,
+  attributes: {
+    verdict: { column: 'verdict', schema: Text(100, { minLength: 1 }), required: true },
+    code: { column: 'code', schema: Text(16, { description: 'generated' }), readOnly: true },
+    scores: { column: 'scores', schema: Nullable(Type.Object({}, { additionalProperties: true })), readOnly: true },
+    note: { column: 'note', schema: Nullable(Text(100)), readOnly: true, private: true },
+    'created-at': { column: 'createdAt', schema: DateTime(), readOnly: true },
+  },
+  relationships: {
+    article: { kind: 'toOne', type: 'article', column: 'articleId', required: true },
+    reviewer: { kind: 'toOne', type: 'author', column: 'reviewerId', readOnly: true },
+  },
+  policy: { ...openPolicy, seesPrivate: (ctx) => (isStaff(ctx.caller) ? sql`true` : sql`false`) },
+  hooks: {
+    beforeCreate(_ctx, values) {
+      values.reviewerId = 4;
+    },
+  },
+});
+
 // Users without their event-domain relationships, whose targets the fixtures do not declare.
-export const fixtureResources = [authorResource, articleResource, tagResource, commentResource, { ...userResource, relationships: {} }];
+export const fixtureResources = [
+  authorResource, articleResource, tagResource, commentResource, reviewResource, { ...userResource, relationships: {} },
+];
 
 export interface FixtureApp extends TestApp {
   /** A logged-in (non-admin) caller: sees unpublished articles and may write. */
@@ -180,8 +230,8 @@ export interface FixtureApp extends TestApp {
 }
 
 /** The app serving the fixtures on a database of its own, seeded unless `seed` is false. */
-export async function fixtureApp(t: Test, { seed = true, extraSql = '' } = {}): Promise<FixtureApp> {
-  const test = await buildTestApp(t, {}, { resources: fixtureResources, setupSql: setupSql + (seed ? seedSql : '') + extraSql });
+export async function fixtureApp(t: Test, { seed = true, extraSql = '', env = {} as Record<string, string> } = {}): Promise<FixtureApp> {
+  const test = await buildTestApp(t, env, { resources: fixtureResources, setupSql: setupSql + (seed ? seedSql : '') + extraSql });
   const user = await createUser(test.app);
   const sql = async (query: string) => [...(await test.app.sql.unsafe(query))] as Record<string, unknown>[];
   const count = async (table: string) => Number((await sql(`SELECT count(*) AS n FROM ${table}`))[0]!.n);

@@ -174,6 +174,14 @@ t.test('include and fields together', async (t) => {
   ]);
 });
 
+t.test('up to 20 include paths', async (t) => {
+  const paths = ['author', 'tags', 'comments', 'author.articles', 'tags.articles', 'comments.article'];
+  const include = Array.from({ length: 20 }, (_, i) => paths[i % paths.length]).join(',');
+  const res = await call(app, { url: `/v1/articles/1?include=${include}` });
+  assertDocument(t, res, 200);
+  t.ok(res.body.included.length > 0);
+});
+
 t.test('an unknown or invalid include is 400 with source.parameter include', async (t) => {
   const paths = [
     'nothing',
@@ -186,7 +194,7 @@ t.test('an unknown or invalid include is 400 with source.parameter include', asy
     '.author',
     'author..articles',
     'author.articles.author.articles',
-    Array.from({ length: 11 }, () => 'author').join(','),
+    Array.from({ length: 21 }, () => 'author').join(','),
   ];
   for (const include of paths) {
     const res = await call(app, { url: `/v1/articles?include=${encodeURIComponent(include)}` });

@@ -47,6 +47,31 @@ t.test('sorting works on related lists', async (t) => {
   t.strictSame(await ids('/v1/authors/1/articles?sort=-title'), ['2', '1']);
 });
 
+t.test('sort by an attribute of a to-one relationship, as the caller sees it (none: as null)', async (t) => {
+  // Authors: Ann (1, 2), Bob (4); Epsilon's author is soft-deleted and Zeta has none, both sort as null (last ascending).
+  t.strictSame(await ids('/v1/articles?sort=author.name,-title'), ['2', '1', '4', '6', '5']);
+  t.strictSame(await ids('/v1/articles?sort=-author.name,title'), ['5', '6', '4', '1', '2']);
+  t.strictSame(await ids('/v1/articles?sort=author.id,title', f.user.token), ['1', '2', '4', '3', '5', '6']);
+  // Comment 3 is on the unpublished Gamma: only a logged-in caller sees its article; comment 5's article is deleted.
+  t.strictSame(await ids('/v1/comments?sort=article.id'), ['1', '2', '4', '3', '5']);
+  t.strictSame(await ids('/v1/comments?sort=article.id', f.user.token), ['1', '2', '3', '4', '5']);
+  t.strictSame(await ids('/v1/comments?sort=-article.published_at'), ['5', '3', '4', '2', '1'], 'snake_case, descending: nulls first');
+  const walk: string[] = [];
+  for (let page = 1; page <= 3; page++) walk.push(...(await ids(`/v1/comments?sort=article.title&page[size]=2&page[number]=${page}`)));
+  t.strictSame(walk, ['1', '2', '4', '3', '5'], 'the id tiebreaker keeps pages stable');
+});
+
+t.test('sort keys may be written in snake_case', async (t) => {
+  t.strictSame(await ids('/v1/articles?sort=-published_at'), ['6', '5', '4', '2', '1']);
+});
+
+t.test('a sort through a relationship needs a to-one relationship and one attribute of its record', async (t) => {
+  for (const key of ['author', 'author.nothing', 'author.name.x', 'tags.label', 'nothing.name', 'author.', '.name', 'author.articles']) {
+    const res = await call(app, { url: `/v1/articles?sort=${encodeURIComponent(key)}` });
+    assertError(t, res, 400, { parameter: 'sort' }, /^Unknown sort key/);
+  }
+});
+
 t.test('an unknown sort key is 400 with source.parameter sort', async (t) => {
   for (const sort of ['nothing', '-nothing', 'title,nothing', '', '-', 'author', 'tags', 'Title', 'title,', ' title']) {
     const res = await call(app, { url: `/v1/articles?sort=${encodeURIComponent(sort)}` });
@@ -110,6 +135,15 @@ t.test('fields of another type leave the primary data whole', async (t) => {
   assertDocument(t, res, 200);
   t.same(Object.keys(res.body.data.attributes).sort(), ['body', 'published', 'published-at', 'rating', 'title']);
   t.same(Object.keys(res.body.data.relationships).sort(), ['author', 'comments', 'tags']);
+});
+
+t.test('fields[type] may name id (always returned) and snake_case members', async (t) => {
+  const res = await call(app, { url: '/v1/articles/1?fields[article]=id' });
+  assertDocument(t, res, 200);
+  t.strictSame([res.body.data.id, res.body.data.attributes, res.body.data.relationships], ['1', {}, {}]);
+  const snake = await call(app, { url: '/v1/articles?fields[article]=id,published_at&page[size]=1' });
+  assertDocument(t, snake, 200);
+  t.strictSame(snake.body.data[0].attributes, { 'published-at': '2024-01-01T00:00:00.000Z' }, 'answered dasherized');
 });
 
 t.test('an unknown field, a write-only field or an unknown type in fields is 400', async (t) => {

@@ -62,7 +62,7 @@ const WRONG: [string, unknown, string, string?][] = [
   ['identifier', '00000000-0000-4000-8000-000000000000', 'read-only identifier'],
   ['completed-at', '2030-01-01T00:00:00Z', 'read-only completed-at'],
   ['created-at', '2030-01-01T00:00:00Z', 'read-only created-at'],
-  ['deleted-at', null, 'read-only deleted-at'],
+  ['deleted-at', '2020-01-01T00:00:00Z', 'read-only deleted-at'],
   ['bogus', 1, 'an unknown attribute'],
   ['user-id', 1, 'a foreign key as an attribute'],
 ];
@@ -171,7 +171,7 @@ t.test('bad queries on order lists are 400 naming the parameter', async (t) => {
       [`filter=${encodeURIComponent('[{"name":"status","op":"nope","val":"x"}]')}`, 'filter'],
       ['filter=not-json', 'filter'],
       ['include=bogus', 'include'],
-      ['page[size]=101', 'page[size]'],
+      ['page[size]=10001', 'page[size]'],
     ] as const) {
       const token = url.startsWith('/v1/users') ? buyer.token : organizer.token;
       const res = await call(app, { url: `${url}?${query}`, token });

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { settings } from '../../../db/schema/index.js';
 import { isStaff, requireStaff } from '../../auth/caller.js';
 import { badRequest, conflict, unprocessable } from '../../jsonapi/errors.js';
+import { compatibilityParameters } from '../../jsonapi/query.js';
 import { operation } from '../../jsonapi/routes.js';
 import { jsonapiMember as jsonapi } from '../../jsonapi/schemas.js';
 import { API_PREFIX } from '../../jsonapi/serialize.js';
@@ -60,7 +61,10 @@ const SettingUpdateRequest = Type.Object(
 );
 
 const SettingQuery = Type.Object(
-  { 'fields[setting]': Type.Optional(Type.String({ maxLength: 2000, description: 'comma-separated attributes to return' })) },
+  {
+    ...compatibilityParameters,
+    'fields[setting]': Type.Optional(Type.String({ maxLength: 2000, description: 'comma-separated attributes to return' })),
+  },
   { additionalProperties: false },
 );
 
