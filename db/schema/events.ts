@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  check, doublePrecision, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, varchar,
+  check, doublePrecision, index, integer, pgTable, pgView, primaryKey, serial, text, uniqueIndex, varchar,
 } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { users } from './users.js';
@@ -70,3 +70,14 @@ export const eventRoles = pgTable(
     check('event_roles_role', sql`${t.role} in ('organizer', 'coorganizer')`),
   ],
 );
+
+/**
+ * The events a user holds any role in, as the owner (`events.owner_id`) or through `event_roles`, once
+ * each: what a user's `events` relationship lists (the reference's users_events_roles). A view: the
+ * tables stay the one truth.
+ */
+export const userEvents = pgView('user_events', {
+  userId: integer('user_id').notNull(),
+  eventId: integer('event_id').notNull(),
+}).as(sql`select ${events.ownerId} as user_id, ${events.id} as event_id from ${events}
+  union select ${eventRoles.userId}, ${eventRoles.eventId} from ${eventRoles}`);

@@ -220,6 +220,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/{id}/relationships/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user events
+         * @description The resource identifiers of the user's events.
+         */
+        get: operations["getUserEventsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the events of a user
+         * @description Only the events related to this user, with every list feature.
+         */
+        get: operations["getUserEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/{id}/relationships/owner-events": {
         parameters: {
             query?: never;
@@ -3821,6 +3861,15 @@ export interface components {
                     id: string;
                 }[];
             };
+            /** @description the events the user holds any role in (owner, organizer, coorganizer); the user and administrators only */
+            events?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                }[];
+            };
             /** @description the events the user created; the user and administrators only */
             "owner-events"?: {
                 links: components["schemas"]["RelationshipLinks"];
@@ -3989,6 +4038,14 @@ export interface components {
                             id: string;
                         }[];
                     };
+                    /** @description the events the user holds any role in (owner, organizer, coorganizer); the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly events?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
                     /** @description the events the user created; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "owner-events"?: {
                         data: {
@@ -4131,6 +4188,14 @@ export interface components {
                         data: {
                             /** @enum {string} */
                             type: "notification";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user holds any role in (owner, organizer, coorganizer); the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly events?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
                             id: string;
                         }[];
                     };
@@ -4285,6 +4350,15 @@ export interface components {
             data: {
                 /** @enum {string} */
                 type: "notification";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserEventsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
                 id: string;
             }[];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8001,6 +8075,10 @@ export interface components {
                 "super-admin": number;
                 /** @description administrators who are not super administrators */
                 admin: number;
+                /** @description other users who verified their e-mail address */
+                verified: number;
+                /** @description other users who have not verified their e-mail address */
+                unverified: number;
                 /** @description users who created a live event */
                 owner: number;
                 /** @description users who organize a live event */
@@ -10157,6 +10235,250 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["NotificationListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserEventsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserEventsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserEvents: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventListDocument"];
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -33480,6 +33802,12 @@ export interface operations {
     getAdminStatisticsEvent: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description optional: [{"name":"id","op":"eq","val":1}] */
                 filter?: string;
                 /** @description optional, with op and val: `id` */
@@ -33581,6 +33909,12 @@ export interface operations {
     getAdminStatisticsUser: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description optional: [{"name":"id","op":"eq","val":1}] */
                 filter?: string;
                 /** @description optional, with op and val: `id` */
@@ -33682,6 +34016,12 @@ export interface operations {
     getAdminStatisticsGroup: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description optional: [{"name":"id","op":"eq","val":1}] */
                 filter?: string;
                 /** @description optional, with op and val: `id` */
@@ -33783,6 +34123,12 @@ export interface operations {
     getAdminStatisticsMail: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description optional: [{"name":"id","op":"eq","val":1}] */
                 filter?: string;
                 /** @description optional, with op and val: `id` */
@@ -33884,6 +34230,12 @@ export interface operations {
     getAdminStatisticsSession: {
         parameters: {
             query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
                 /** @description optional: [{"name":"id","op":"eq","val":1}] */
                 filter?: string;
                 /** @description optional, with op and val: `id` */
@@ -34103,7 +34455,14 @@ export interface operations {
     };
     getSessionStates: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -34139,7 +34498,14 @@ export interface operations {
     };
     getEventSessionLanguages: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
             header?: never;
             path: {
                 /** @description id or identifier of the event */

@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import { badRequest, conflict, notFound, unprocessable } from './errors.js';
 import { compileFilter } from './filter.js';
 import { anyOf, joinOf, linkable, loadIncludes, visible } from './loader.js';
@@ -242,7 +243,9 @@ export async function changeLinks(
 ) {
   const rel = model.relationships.get(name)!;
   const through = (rel as ToManySpec).through!;
-  const { table, from, to } = through;
+  const { from, to } = through;
+  // Only writable relationships are written: they join through a table, never a view.
+  const table = through.table as PgTable;
   const { cols, fixed } = joinOf(through);
   const target = registry.get(rel.type);
   const targetIds = [...new Set(ids.map((i) => parseId(target, i)))];

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { SQL } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgTable, PgView } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import type { Db } from '../../plugins/db.js';
@@ -78,9 +78,10 @@ export interface ToManySpec extends RelationshipBase, OwnedRelationship {
   foreignKey?: string;
   /**
    * A join table (many-to-many): column keys pointing at this resource and at the target, and fixed
-   * column values that tell this relationship's rows from others in the same table (a role).
+   * column values that tell this relationship's rows from others in the same table (a role). A
+   * read-only relationship may join through a view.
    */
-  through?: { table: PgTable; from: string; to: string; where?: Record<string, string> };
+  through?: { table: PgTable | PgView; from: string; to: string; where?: Record<string, string> };
   /**
    * The target's relationship pointing back here. With it, POST on the related path
    * (`/<path>/{id}/<name>`) creates a target already linked to this record.

@@ -18,7 +18,7 @@ const filterOptions = { name: 'id', op: 'eq', val: 1 };
 /** The attributes each front-end model reads, by the type it is stored under. */
 const MODELS: Record<string, [string, string[]]> = {
   events: ['admin-statistics-event', ['draft', 'published', 'past']],
-  users: ['admin-statistics-user', ['super-admin', 'admin', 'owner', 'organizer', 'coorganizer', 'attendee', 'track-organizer']],
+  users: ['admin-statistics-user', ['super-admin', 'admin', 'verified', 'unverified', 'owner', 'organizer', 'coorganizer', 'attendee', 'track-organizer']],
   mails: ['admin-statistics-mail', ['one-day', 'three-days', 'seven-days', 'thirty-days']],
   sessions: ['admin-statistics-session', ['confirmed', 'accepted', 'submitted', 'draft', 'rejected', 'pending']],
   groups: ['admin-statistics-group', ['groups', 'followers', 'group-events']],

@@ -107,7 +107,7 @@ export const MATRIX: Record<string, Row> = {
   [`DELETE ${USER}`]: ownerOrStaff(200),
   [`POST ${USER}/speakers`]: ownerOrStaff(201),
   ...Object.fromEntries(
-    ['speakers', 'sessions', 'orders', 'notifications', 'owner-events', 'organizer-events', 'coorganizer-events'].flatMap((name) => [
+    ['speakers', 'sessions', 'orders', 'notifications', 'events', 'owner-events', 'organizer-events', 'coorganizer-events'].flatMap((name) => [
       [`GET ${USER}/relationships/${name}`, ownerOrStaff(200)],
       [`GET ${USER}/${name}`, ownerOrStaff(200)],
     ]),

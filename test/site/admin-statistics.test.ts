@@ -118,10 +118,13 @@ t.test('event statistics count live events: drafts and published ones not ended,
 
 t.test('user statistics count live users by their flags, their event roles and the attendees of orders', async (t) => {
   const body = (await get(USERS)).body;
-  // buildWorld's cast: an owner of both events, an organizer and a coorganizer of both, one admin; and this file's admins.
+  // buildWorld's cast: an owner of both events, an organizer and a coorganizer of both, one admin, and two more
+  // users (none verified); and this file's admins and user.
   t.strictSame(body, statistic(USERS, 'admin-statistics-user', {
-    'super-admin': 1, admin: 2, owner: 1, organizer: 1, coorganizer: 1, attendee: 0, 'track-organizer': 0,
+    'super-admin': 1, admin: 2, verified: 0, unverified: 6, owner: 1, organizer: 1, coorganizer: 1, attendee: 0, 'track-organizer': 0,
   }));
+  await app.sql`update users set is_verified = true where id = ${user.id}`;
+  t.match((await get(USERS)).body.data.attributes, { verified: 1, unverified: 5 }, 'a verified address moves the user over');
   const buyer = await seedUser(app);
   const attendees = (emails: string[]) => JSON.stringify(emails.map((email) => ({ firstname: 'A', lastname: 'B', email })));
   await app.sql`insert into orders (identifier, event_id, user_id, attendees) values

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { eventRoles, events, mails, orders, sessions, users } from '../../../db/schema/index.js';
 import { requireStaff } from '../../auth/caller.js';
 import { badRequest, notFound } from '../../jsonapi/errors.js';
+import { compatibilityParameters } from '../../jsonapi/query.js';
 import { operation } from '../../jsonapi/routes.js';
 import { jsonapiMember as jsonapi } from '../../jsonapi/schemas.js';
 import { API_PREFIX } from '../../jsonapi/serialize.js';
@@ -17,6 +18,7 @@ const TAG = 'Admin statistics';
  */
 const StatisticsQuery = Type.Object(
   {
+    ...compatibilityParameters,
     filter: Type.Optional(Type.String({ maxLength: 1000, description: 'optional: [{"name":"id","op":"eq","val":1}]' })),
     'filterOptions[name]': Type.Optional(Type.String({ maxLength: 64, description: 'optional, with op and val: `id`' })),
     'filterOptions[op]': Type.Optional(Type.String({ maxLength: 64, description: 'optional: `eq`' })),
@@ -68,6 +70,8 @@ interface Statistic {
 const USER_COUNT_DESCRIPTIONS: Record<string, string> = {
   'super-admin': 'super administrators',
   admin: 'administrators who are not super administrators',
+  verified: 'other users who verified their e-mail address',
+  unverified: 'other users who have not verified their e-mail address',
   owner: 'users who created a live event',
   organizer: 'users who organize a live event',
   coorganizer: 'users who coorganize a live event',
@@ -122,6 +126,8 @@ const statistics: Statistic[] = [
           .select({
             superAdmin: sql<number>`count(*) filter (where ${users.isSuperAdmin})::int`,
             admin: sql<number>`count(*) filter (where ${users.isAdmin} and not ${users.isSuperAdmin})::int`,
+            verified: sql<number>`count(*) filter (where not ${users.isAdmin} and not ${users.isSuperAdmin} and ${users.isVerified})::int`,
+            unverified: sql<number>`count(*) filter (where not ${users.isAdmin} and not ${users.isSuperAdmin} and not ${users.isVerified})::int`,
           })
           .from(users)
           .where(isNull(users.deletedAt)),
@@ -138,6 +144,8 @@ const statistics: Statistic[] = [
       return {
         'super-admin': flags!.superAdmin,
         admin: flags!.admin,
+        verified: flags!.verified,
+        unverified: flags!.unverified,
         owner: owners!.n,
         organizer,
         coorganizer,

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { and, asc, eq, isNotNull, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { sessions } from '../../../db/schema/index.js';
+import { compatibilityParameters } from '../../jsonapi/query.js';
 import { errorResponses } from '../../jsonapi/routes.js';
 import { API_PREFIX } from '../../jsonapi/serialize.js';
 import type { Columns } from '../../jsonapi/resource.js';
@@ -28,8 +29,8 @@ const SessionStates = Type.Object(
   { organizer: Moves, speaker: Moves },
   { $id: 'SessionStates', additionalProperties: false, description: 'the session state moves organizers and speakers may make' },
 );
-/** Neither route takes a query parameter (the engine's lists refuse unknown ones too). */
-const NoQuery = Type.Object({}, { additionalProperties: false });
+/** Neither route takes a query parameter of its own; the front end's compatibility ones are accepted, others refused. */
+const NoQuery = Type.Object(compatibilityParameters, { additionalProperties: false });
 const SessionLanguages = Type.Array(Type.String(), { $id: 'SessionLanguages', description: 'the distinct languages, sorted' });
 
 /**

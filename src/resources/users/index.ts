@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { eventRoles, users } from '../../../db/schema/index.js';
+import { eventRoles, userEvents, users } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
 import { hashPassword } from '../../auth/password.js';
 import { forbidden } from '../../jsonapi/errors.js';
@@ -105,6 +105,14 @@ export const userResource = defineResource({
       foreignKey: 'userId',
       description: "the user's notifications; the user and administrators only",
       guard: ownOnly("These are another user's notifications"),
+    },
+    events: {
+      kind: 'toMany',
+      type: 'event',
+      through: { table: userEvents, from: 'userId', to: 'eventId' },
+      readOnly: true,
+      description: 'the events the user holds any role in (owner, organizer, coorganizer); the user and administrators only',
+      guard: ownOnly("These are another user's events"),
     },
     'owner-events': {
       kind: 'toMany',

@@ -1,0 +1,2 @@
+CREATE VIEW "public"."user_events" AS (select "events"."owner_id" as user_id, "events"."id" as event_id from "events"
+  union select "event_roles"."user_id", "event_roles"."event_id" from "event_roles");
