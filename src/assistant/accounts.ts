@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import mime from 'mime-types';
 import { users } from '../../db/schema/index.js';
@@ -10,6 +10,7 @@ import { hasNul } from '../jsonapi/values.js';
 import { AssistantError, identify, rank, requireRole, ROLES, type Role } from './identity.js';
 import { assistantRoute, failures, params, paramsOf, sendFailure, TAG } from './route.js';
 import { roleColumns, type SettingsFiles } from './settings-files.js';
+import { liveAccountWith } from '../auth/accounts.js';
 
 /**
  * The `/aaa` account endpoints and the settings download: login for assistant clients, the personal
@@ -106,7 +107,7 @@ export async function accountRoutes(
       const [target] = await app.db
         .select({ id: users.id, isAdmin: users.isAdmin, isSuperAdmin: users.isSuperAdmin })
         .from(users)
-        .where(and(sql`lower(${users.email}) = lower(${params.user.trim()})`, isNull(users.deletedAt)));
+        .where(liveAccountWith(params.user.trim()));
       if (!target) throw new AssistantError(400, 'Username not found');
       if ((target.isAdmin || target.isSuperAdmin) && identity.role !== 'superadmin') {
         throw new AssistantError(403, 'Only a superadmin may change the role of an administrator');

@@ -1,10 +1,10 @@
-import { and, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../../db/schema/index.js';
 import type { Config } from '../config.js';
 import { forget, take } from '../rate-limits/hits.js';
 import { clientOf } from '../rate-limits/keys.js';
 import { verifyPassword } from './password.js';
+import { liveAccountWith } from './accounts.js';
 
 /** Failed logins allowed per e-mail address and per client address in a window (LOGIN_*). */
 export interface LoginLimits {
@@ -49,7 +49,7 @@ export async function checkLogin(
   const [user] = await app.db
     .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, tokenGeneration: users.tokenGeneration })
     .from(users)
-    .where(and(sql`lower(${users.email}) = ${email}`, isNull(users.deletedAt)))
+    .where(liveAccountWith(email))
     .limit(1);
   if (!(await verifyPassword(user?.passwordHash, attempt.password)) || !user) return null;
   await forget(app.db, { bucket: EMAIL_BUCKET, key, ids: [clientHit!] });

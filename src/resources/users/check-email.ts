@@ -1,5 +1,4 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { and, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../../../db/schema/index.js';
 import type { Config } from '../../config.js';
@@ -8,6 +7,7 @@ import { API_PREFIX } from '../../jsonapi/serialize.js';
 import { Email } from '../../jsonapi/types.js';
 import { take } from '../../rate-limits/hits.js';
 import { clientOf } from '../../rate-limits/keys.js';
+import { liveAccountWith } from '../../auth/accounts.js';
 
 const CheckEmailRequest = Type.Object({ email: Email() }, { $id: 'CheckEmailRequest', additionalProperties: false });
 const CheckEmailResponse = Type.Object(
@@ -56,7 +56,7 @@ export default async function checkEmailRoute(app: FastifyInstance, { config }: 
       const [found] = await app.db
         .select({ id: users.id })
         .from(users)
-        .where(and(sql`lower(${users.email}) = ${email}`, isNull(users.deletedAt)))
+        .where(liveAccountWith(email))
         .limit(1);
       return { exists: found !== undefined };
     },
