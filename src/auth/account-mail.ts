@@ -7,6 +7,7 @@ import type { OutgoingMail } from '../../plugins/mailer.js';
 import { RateLimited } from '../rate-limits/hits.js';
 import { takeMails, type MailLimits } from '../rate-limits/mail.js';
 import { issueAccountToken } from './account-tokens.js';
+import { duration } from '../duration.js';
 
 export const ACCOUNT_MAIL_QUEUE = 'account-mail';
 
@@ -62,12 +63,6 @@ export interface AccountMailOptions {
   /** Lifetimes of the links, in seconds (EMAIL_VERIFICATION_EXPIRES_IN, PASSWORD_RESET_EXPIRES_IN). */
   verifyFor: number;
   resetFor: number;
-}
-
-/** `7 days`, `1 hour`, `90 minutes`. */
-function duration(seconds: number) {
-  const [count, unit] = seconds % 86400 === 0 ? [seconds / 86400, 'day'] : seconds % 3600 === 0 ? [seconds / 3600, 'hour'] : [Math.ceil(seconds / 60), 'minute'];
-  return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
 /**

@@ -1,5 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import { events } from '../../db/schema/index.js';
+import type { Db } from '../../plugins/db.js';
 import type { Config } from '../config.js';
+import { forbidden, notFound } from '../jsonapi/errors.js';
 
 /** What a download link's query says of it. */
 export type LinkCheck = 'valid' | 'expired' | 'invalid';
@@ -30,6 +34,19 @@ export class DownloadLinks {
   signed(origin: string, path: string, now = Date.now()): string {
     const expires = Math.floor(now / 1000) + this.seconds;
     return `${origin}${path}?expires=${expires}&signature=${this.signature(path, expires)}`;
+  }
+
+  /**
+   * The live event whose export a signed link's path names (`/v1/events/{id}/exports/...`): 403 for a link
+   * that is not valid or has expired, 404 for an event gone since.
+   */
+  async eventOf(db: Db, path: string, expires: number, signature: string): Promise<number> {
+    const check = this.check(path, expires, signature);
+    if (check !== 'valid') throw forbidden(check === 'expired' ? 'This download link has expired: organizers download the archive signed in' : 'This download link is not valid');
+    const id = Number(/^\/v1\/events\/(\d+)\//.exec(path)?.[1]);
+    const [event] = await db.select({ id: events.id }).from(events).where(and(eq(events.id, id), isNull(events.deletedAt)));
+    if (!event) throw notFound('Event not found');
+    return event.id;
   }
 
   check(path: string, expires: number, signature: string, now = Date.now()): LinkCheck {

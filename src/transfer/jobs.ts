@@ -4,6 +4,7 @@ import { storageUnavailable } from '../../plugins/storage.js';
 import type { FastifyInstance } from 'fastify';
 import { finishTask, requesterOf, setTaskStatus, TaskEnded, taskJob, type AbandonedMail, type Task } from '../jobs/task-job.js';
 import type { FetchLimits } from '../net/safe-fetch.js';
+import { duration } from '../duration.js';
 import type { DownloadLinks } from './download-links.js';
 import { buildExport, type MediaFlags } from './export.js';
 import { importArchive, type ImportLimits } from './import.js';
@@ -73,7 +74,7 @@ export const eventExport = (limits: TransferLimits) =>
           action: 'export-done',
           text:
             `The export of ${eventName} is ready. Download it at:\n${download}\n\nThe link works for ` +
-            `${Math.round(limits.links.seconds / 3600)} hours; after that, organizers of the event download it signed in, ` +
+            `${duration(limits.links.seconds)}; after that, organizers of the event download it signed in, ` +
             'from the same address without the part after "?".\n',
         },
         (tx) => finishTask(tx, task.id, 'SUCCESS', done, { options }),

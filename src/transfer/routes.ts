@@ -1,97 +1,26 @@
 import { readFile } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import { Type, type Static } from '@sinclair/typebox';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { events, importArchives, tasks } from '../../db/schema/index.js';
+import { importArchives, tasks } from '../../db/schema/index.js';
 import { isStaff, loggedIn, requireLogin } from '../auth/caller.js';
 import type { Config } from '../config.js';
 import { uploadTmpDir } from '../files/index.js';
 import { MULTIPART_OPTIONS, withUploads } from '../files/upload.js';
-import { badRequest, forbidden, notFound } from '../jsonapi/errors.js';
+import { badRequest, notFound } from '../jsonapi/errors.js';
 import { errorResponses } from '../jsonapi/routes.js';
 import { API_PREFIX } from '../jsonapi/serialize.js';
 import { eventIdNamed, requireRole } from '../resources/events/access.js';
 import { downloadLinksOf } from './download-links.js';
 import { EXPORT_QUEUE, IMPORT_QUEUE } from './jobs.js';
-import { WARNINGS_KEPT } from './repairs/warnings.js';
+import { ExportRequest, ImportQuery, ImportRequest, ImportWarning, TaskDocument, TaskStarted } from './schemas.js';
 
 export const TAG = 'Export and import';
 export const transferTag = {
   name: TAG,
   description: 'Event export to a zip archive and import from one, as background tasks polled at /v1/tasks/{task_id}.',
 };
-
-const ExportRequest = Type.Object(
-  {
-    image: Type.Optional(Type.Boolean({ description: 'include images (logo, event image, speaker photos, sponsor logos)' })),
-    video: Type.Optional(Type.Boolean({ description: 'include session videos' })),
-    audio: Type.Optional(Type.Boolean({ description: 'include session audio' })),
-    document: Type.Optional(Type.Boolean({ description: 'include session slides' })),
-  },
-  { $id: 'ExportRequest', additionalProperties: false },
-);
-const ImportRequest = Type.Object(
-  { file: Type.String({ format: 'binary', description: 'the zip archive' }) },
-  // Streamed by the handler, never parsed into a body: the schema documents the form only.
-  { $id: 'ImportRequest', 'x-streamed': true },
-);
-const TaskStarted = Type.Object(
-  { task_url: Type.String({ description: 'poll it for the state and the result' }) },
-  { $id: 'TaskStarted', additionalProperties: false },
-);
-const ImportQuery = Type.Object(
-  {
-    strict: Type.Optional(
-      Type.Boolean({
-        default: false,
-        description:
-          '`true` refuses the archive at its first problem (the task ends FAILURE with it) instead of repairing it or ' +
-          'leaving out what cannot be read; fields this service has no place for are still only warned',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-const ImportWarning = Type.Object(
-  {
-    file: Type.String({ description: 'the file of the archive, as named there (`sessions`, `forms`, `tracks.json`)' }),
-    id: Type.Union([Type.String(), Type.Number(), Type.Null()], { description: 'the id of the record in the archive; null for a whole file' }),
-    field: Type.Union([Type.String(), Type.Null()], { description: 'the field as named in the archive; null for a whole record or file' }),
-    value: Type.Unknown({ description: 'the value as found (texts over 200 characters cut); null when there is none' }),
-    action: Type.String({ description: 'what was done: the value as read, or why it was left out, or why the record was dropped' }),
-  },
-  { $id: 'ImportWarning', additionalProperties: false, description: 'one repair or omission of an import' },
-);
-const ImportWarnings = Type.Object(
-  {
-    total: Type.Integer({ minimum: 0, description: 'how many warnings the import gave' }),
-    items: Type.Array(Type.Ref(ImportWarning), { maxItems: WARNINGS_KEPT, description: `the first ${WARNINGS_KEPT}, in the order they arose` }),
-  },
-  { description: 'what the import repaired or did not carry over (absent on imports finished before warnings existed)' },
-);
-
-const TaskDocument = Type.Object(
-  {
-    state: Type.Union(['WAITING', 'SUCCESS', 'FAILED', 'FAILURE'].map((s) => Type.Literal(s)), {
-      description: 'WAITING while it runs; SUCCESS; FAILED (export, app build) or FAILURE (import)',
-    }),
-    status: Type.Union([Type.String(), Type.Null()], { description: 'progress while waiting, e.g. `Importing sessions (9/9)`' }),
-    result: Type.Union(
-      [
-        Type.Object({ download_url: Type.String() }, { description: 'a finished export or app build' }),
-        Type.Object(
-          { event_name: Type.String(), id: Type.String(), url: Type.String(), warnings: Type.Optional(ImportWarnings) },
-          { description: 'a finished import' },
-        ),
-        Type.Object({ __error: Type.Literal(true), message: Type.String() }, { description: 'a failed task' }),
-        Type.Null(),
-      ],
-      { description: 'null while waiting' },
-    ),
-  },
-  { $id: 'TaskDocument', additionalProperties: false },
-);
 
 const taskUrl = (id: string) => `${API_PREFIX}/tasks/${id}`;
 
@@ -206,6 +135,8 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
       });
       return reply
         .type('application/zip')
+        // Personal data (speakers' addresses and phones), possibly fetched through a link without a token: kept by no cache.
+        .header('cache-control', 'private, no-store')
         .header('content-length', file.size)
         .header('content-disposition', `attachment; filename="event${eventId}.zip"`)
         .send(file.stream);
@@ -223,14 +154,7 @@ export async function transferRoutes(app: FastifyInstance, { config }: { config:
       return organizedEvent(request);
     }
     if (expires === undefined || signature === undefined) throw badRequest('A signed link has both expires and signature', expires === undefined ? 'expires' : 'signature');
-    const check = links.check(request.url.split('?')[0]!, expires, signature);
-    if (check !== 'valid') throw forbidden(check === 'expired' ? 'This download link has expired: organizers download the archive signed in' : 'This download link is not valid');
-    const [event] = await app.db
-      .select({ id: events.id })
-      .from(events)
-      .where(and(eq(events.id, Number((request.params as { event_id: string }).event_id)), isNull(events.deletedAt)));
-    if (!event) throw notFound('Event not found');
-    return event.id;
+    return links.eventOf(app.db, request.url.split('?')[0]!, expires, signature);
   }
 
   await app.register(async (scope) => {
