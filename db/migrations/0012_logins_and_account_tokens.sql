@@ -47,4 +47,8 @@ CREATE INDEX "refresh_tokens_parent_id_idx" ON "refresh_tokens" USING btree ("pa
 -- and login: ending a login must reach every API process at once (migration 0010). Only that notifies:
 -- creating logins, moving their expiry and deleting expired ones change nothing a memo holds, and every
 -- login and refresh does them. refresh_tokens and account_tokens have no trigger: no read serves them.
-CREATE TRIGGER oe_change AFTER UPDATE OF ended_at ON logins FOR EACH STATEMENT EXECUTE FUNCTION oe_notify_change();
+-- A row trigger that fires only when a login ends: ending one that has ended (a repeated logout) changes
+-- nothing and must not empty every process's cache. PostgreSQL delivers one notification per transaction
+-- however many rows end.
+CREATE TRIGGER oe_change AFTER UPDATE OF ended_at ON logins FOR EACH ROW
+  WHEN (OLD.ended_at IS NULL AND NEW.ended_at IS NOT NULL) EXECUTE FUNCTION oe_notify_change();

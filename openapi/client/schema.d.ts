@@ -2841,7 +2841,7 @@ export interface paths {
         put?: never;
         /**
          * End a login
-         * @description Ends the login of the `refresh_token` in the body or, without one, of the access token in `Authorization`: its refresh tokens and access tokens stop working at once. Ending a login that has ended already is fine. Tokens of the assistant belong to no login (400): they end at their expiry or with a password change.
+         * @description Ends the login of the `refresh_token` in the body or, without one, of the access token in `Authorization`: its refresh tokens and access tokens stop working at once. Sending the refresh token of a login that has ended already is fine; its access token no longer identifies anyone (401). Tokens of the assistant belong to no login (400): they end at their expiry or with a password change.
          */
         post: operations["logout"];
         delete?: never;

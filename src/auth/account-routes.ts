@@ -1,5 +1,5 @@
 import { Type, type Static, type TProperties } from '@sinclair/typebox';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { users } from '../../db/schema/index.js';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../jsonapi/errors.js';
@@ -10,6 +10,7 @@ import { checkLogin, checkTokenAttempt, type LoginLimits } from './login.js';
 import { endAfterPasswordChange, raiseGeneration } from './logins.js';
 import { authOperation } from './operation.js';
 import { hashPassword } from './password.js';
+import { liveAccountWith } from './accounts.js';
 
 /** The bodies the web front end sends here: `{"data": {...}}` as plain JSON (its `loader` service). */
 const wrapped = <T extends TProperties>(id: string, properties: T) =>
@@ -76,7 +77,7 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
             ? await tx
                 .update(users)
                 .set({ isVerified: true })
-                .where(and(eq(users.id, used.userId), sql`lower(${users.email}) = lower(${used.email})`, isNull(users.deletedAt)))
+                .where(and(eq(users.id, used.userId), liveAccountWith(used.email)))
                 .returning({ id: users.id })
             : [];
           if (verified.length === 0) throw badRequest(`This verification link ${LINK_REFUSED}`);
@@ -115,7 +116,7 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
       const [user] = await app.db
         .select({ id: users.id, email: users.email, isVerified: users.isVerified })
         .from(users)
-        .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, isNull(users.deletedAt)));
+        .where(liveAccountWith(email));
       if (!user) throw notFound('No account has this email address');
       if (user.isVerified) throw conflict('This email address is verified already', '/data/email');
       await app.db.transaction((tx) =>
@@ -169,15 +170,15 @@ export default async function accountRoutes(app: FastifyInstance, { limits }: Ac
     },
     async (request) => {
       const { token, password } = (request.body as Static<typeof ResetPasswordRequest>).data;
-      const passwordHash = await hashPassword(password);
       const user = await checkTokenAttempt(app, limits, request.ip, () =>
         app.db.transaction(async (tx) => {
           const used = await useAccountToken(tx, token, 'reset-password');
+          // Hashed only for a good link: a client past the limit, or guessing links, costs no slow hash.
           const [changed] = used
             ? await tx
                 .update(users)
-                .set({ passwordHash, isVerified: true, tokenGeneration: raiseGeneration() })
-                .where(and(eq(users.id, used.userId), sql`lower(${users.email}) = lower(${used.email})`, isNull(users.deletedAt)))
+                .set({ passwordHash: await hashPassword(password), isVerified: true, tokenGeneration: raiseGeneration() })
+                .where(and(eq(users.id, used.userId), liveAccountWith(used.email)))
                 .returning({ id: users.id, email: users.email })
             : [];
           if (!changed) throw badRequest(`This password reset link ${LINK_REFUSED}`);

@@ -148,7 +148,8 @@ export default async function authRoutes(app: FastifyInstance, { lifetimes, limi
         summary: 'End a login',
         description:
           'Ends the login of the `refresh_token` in the body or, without one, of the access token in `Authorization`: its ' +
-          'refresh tokens and access tokens stop working at once. Ending a login that has ended already is fine. Tokens of ' +
+          'refresh tokens and access tokens stop working at once. Sending the refresh token of a login that has ended already ' +
+          'is fine; its access token no longer identifies anyone (401). Tokens of ' +
           'the assistant belong to no login (400): they end at their expiry or with a password change.',
         body: Type.Ref(RefreshRequest),
         ok: Type.Ref(LogoutResponse, { description: 'The login has ended' }),

@@ -22,11 +22,13 @@ t.test("the languages of the sessions a visitor sees, sorted, once each", async 
   await add('Secret', 'Klingon', 'draft');
   await add('Silent', null, 'accepted');
   await add('Blank', '', 'accepted');
+  const gone = await add('Deleted', 'Latin', 'accepted');
+  await app.sql`update sessions set deleted_at = now() where id = ${gone}`;
   const visitor = frontEnd(base);
   const res = await visitor.loader('GET', `/v1/events/${published.identifier}/sessions/languages`);
   t.equal(res.status, 200);
   t.equal(res.headers.get('access-control-allow-origin'), '*');
-  t.strictSame(res.body, ['French', 'German'], 'accepted and confirmed sessions only; no empty language');
+  t.strictSame(res.body, ['French', 'German'], 'live accepted and confirmed sessions only; no empty language');
   const organizer = await frontEnd(base, cast.organizer.token).loader('GET', `/v1/events/${published.event}/sessions/languages`);
   t.strictSame(organizer.body, ['French', 'German', 'Klingon'], 'an organizer sees the draft too (by numeric id as well)');
 });

@@ -21,7 +21,8 @@ const event = (name: string, more: Record<string, unknown> = {}) =>
     organizers: { data: [{ type: 'user', id: cast.organizer.id }] },
     coorganizers: { data: [{ type: 'user', id: cast.organizer.id }] },
   });
-const live = await event('Live');
+// Next month, whenever this runs: live (published, not ended).
+const live = await event('Live', { 'starts-at': new Date(Date.now() + 30 * 86_400_000).toISOString(), 'ends-at': new Date(Date.now() + 31 * 86_400_000).toISOString() });
 const past = await event('Past', { 'starts-at': '2020-01-01T09:00:00Z', 'ends-at': '2020-01-02T09:00:00Z' });
 const draft = await event('Draft', { state: 'draft' });
 const theirs = await create(app, cast.other.token, 'events', 'event', eventAttributes('Not mine'));

@@ -15,17 +15,19 @@ const cast = await createCast(app);
 const base = await listening(app);
 const topic = await create(app, cast.admin.token, 'event-topics', 'event-topic', { name: 'Science & Technology' });
 
+/** The instant `days` from now (negative: ago), so that "upcoming" stays true of these events whenever the test runs. */
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 const event = (name: string, startsAt: string, endsAt: string, more: Record<string, unknown> = {}) =>
   create(app, cast.owner.token, 'events', 'event', { ...eventAttributes(name), 'starts-at': startsAt, 'ends-at': endsAt, ...more }, {
     'event-topic': { data: { type: 'event-topic', id: topic } },
   });
-const later = await event('Later', '2031-05-01T09:00:00Z', '2031-05-02T18:00:00Z');
-const sooner = await event('Sooner', '2030-05-01T09:00:00Z', '2030-05-02T18:00:00Z');
+const later = await event('Later', inDays(400), inDays(401));
+const sooner = await event('Sooner', inDays(30), inDays(31));
 // Started, not ended: still upcoming for the home page ("not ended").
-const running = await event('Running', '2020-01-01T09:00:00Z', '2039-12-31T18:00:00Z');
-await event('Past', '2020-05-01T09:00:00Z', '2020-05-02T18:00:00Z');
-await event('Draft', '2030-06-01T09:00:00Z', '2030-06-02T18:00:00Z', { state: 'draft' });
-await event('Private', '2030-07-01T09:00:00Z', '2030-07-02T18:00:00Z', { privacy: 'private' });
+const running = await event('Running', inDays(-10), inDays(10));
+await event('Past', inDays(-30), inDays(-29));
+await event('Draft', inDays(60), inDays(61), { state: 'draft' });
+await event('Private', inDays(90), inDays(91), { privacy: 'private' });
 
 t.test('published public events that have not ended, soonest first, with their topics', async (t) => {
   const res = await frontEnd(base, cast.other.token).adapter('GET', '/v1/events/upcoming', {

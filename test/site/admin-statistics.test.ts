@@ -103,13 +103,15 @@ t.test('session statistics count live sessions by state', async (t) => {
 });
 
 t.test('event statistics count live events: drafts and published ones not ended, and those ended', async (t) => {
-  // buildWorld: one published and one draft event, both in 2030.
+  // buildWorld: one published and one draft event, moved to next month so that they have not ended whenever this runs.
+  await app.sql`update events set starts_at = now() + interval '30 days', ends_at = now() + interval '32 days'`;
   t.strictSame((await get(EVENTS)).body, statistic(EVENTS, 'admin-statistics-event', { draft: 1, published: 1, past: 0 }));
   const owner = world.cast.owner.token;
   const past = await create(app, owner, 'events', 'event', { ...eventAttributes('Last Year'), 'starts-at': '2020-05-01T09:00:00Z', 'ends-at': '2020-05-02T09:00:00Z' });
   await create(app, owner, 'events', 'event', { ...eventAttributes('Old Draft', 'draft'), 'starts-at': '2020-06-01T09:00:00Z', 'ends-at': '2020-06-02T09:00:00Z' });
-  await create(app, owner, 'events', 'event', eventAttributes('Another Draft', 'draft'));
-  const gone = await create(app, owner, 'events', 'event', eventAttributes('Gone'));
+  const soon = { 'starts-at': new Date(Date.now() + 86_400_000).toISOString(), 'ends-at': new Date(Date.now() + 2 * 86_400_000).toISOString() };
+  await create(app, owner, 'events', 'event', { ...eventAttributes('Another Draft', 'draft'), ...soon });
+  const gone = await create(app, owner, 'events', 'event', { ...eventAttributes('Gone'), ...soon });
   await app.sql`update events set deleted_at = now() where id = ${gone}`;
   t.strictSame((await get(EVENTS)).body.data.attributes, { draft: 2, published: 1, past: 2 }, 'a deleted event does not count');
   await app.sql`update events set deleted_at = now() where id = ${past}`;

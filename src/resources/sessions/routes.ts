@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { and, asc, eq, isNotNull, ne } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { sessions } from '../../../db/schema/index.js';
 import { compatibilityParameters } from '../../jsonapi/query.js';
@@ -80,7 +80,15 @@ export default async function sessionRoutes(app: FastifyInstance) {
       const rows = await app.db
         .selectDistinct({ language: sessions.language })
         .from(sessions)
-        .where(and(eq(sessions.eventId, eventId), isNotNull(sessions.language), ne(sessions.language, ''), sessionPolicy.scope(ctx, sessions as unknown as Columns)))
+        .where(
+          and(
+            eq(sessions.eventId, eventId),
+            isNull(sessions.deletedAt),
+            isNotNull(sessions.language),
+            ne(sessions.language, ''),
+            sessionPolicy.scope(ctx, sessions as unknown as Columns),
+          ),
+        )
         .orderBy(asc(sessions.language));
       return rows.map((r) => r.language!);
     },

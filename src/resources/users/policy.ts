@@ -47,6 +47,12 @@ export const userPolicy: Policy = {
   update(ctx, row, input) {
     mayChange(ctx, row);
     guardFlags(ctx.caller, input, row);
+    // A stolen access token must not be enough to take the account over: users change their own password
+    // where the current one is asked for. Administrators still reset others' (and the front end never
+    // sends a password in a user save: app/serializers/user.js leaves it out).
+    if (input.attributes.password !== undefined && !isStaff(ctx.caller)) {
+      throw forbidden('Change your password with POST /v1/auth/change-password, which asks for the current one', '/data/attributes/password');
+    }
   },
   delete: mayChange,
 };
