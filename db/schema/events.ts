@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  check, doublePrecision, index, integer, pgTable, pgView, primaryKey, serial, text, uniqueIndex, varchar,
+  boolean, check, doublePrecision, index, integer, jsonb, pgTable, pgView, primaryKey, serial, text, uniqueIndex, varchar,
 } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { users } from './users.js';
@@ -12,6 +12,79 @@ export const eventTopics = pgTable('event_topics', {
   systemImageUrl: text('system_image_url'),
   deletedAt: stamp('deleted_at'),
 });
+
+/** Kinds of event (conference, meetup, ...): an admin-managed list, like topics. */
+export const eventTypes = pgTable('event_types', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  slug: varchar('slug', { length: 255 }).notNull(),
+  deletedAt: stamp('deleted_at'),
+});
+
+/** Sub-topics of a topic: an admin-managed list; each belongs to one topic. */
+export const eventSubTopics = pgTable(
+  'event_sub_topics',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 255 }).notNull(),
+    slug: varchar('slug', { length: 255 }).notNull(),
+    eventTopicId: integer('event_topic_id')
+      .notNull()
+      .references(() => eventTopics.id),
+    deletedAt: stamp('deleted_at'),
+  },
+  (t) => [index('event_sub_topics_event_topic_id_idx').on(t.eventTopicId)],
+);
+
+/** Settings of an event the Open Event front end edits (wizard, dashboard): flags, payment and owner details. */
+const eventOptions = {
+  afterOrderMessage: text('after_order_message'),
+  searchableLocationName: varchar('searchable_location_name', { length: 255 }),
+  publicStreamLink: text('public_stream_link'),
+  streamLoop: boolean('stream_loop').notNull().default(false),
+  streamAutoplay: boolean('stream_autoplay').notNull().default(false),
+  online: boolean('online').notNull().default(false),
+  isMapShown: boolean('is_map_shown').notNull().default(true),
+  isOneclickSignupEnabled: boolean('is_oneclick_signup_enabled').notNull().default(false),
+  isSponsorsEnabled: boolean('is_sponsors_enabled').notNull().default(false),
+  isTicketFormEnabled: boolean('is_ticket_form_enabled').notNull().default(false),
+  isBadgesEnabled: boolean('is_badges_enabled').notNull().default(false),
+  isCfsEnabled: boolean('is_cfs_enabled').notNull().default(false),
+  isVideoroomEnabled: boolean('is_videoroom_enabled').notNull().default(false),
+  isSessionsSpeakersEnabled: boolean('is_sessions_speakers_enabled').notNull().default(false),
+  isFeatured: boolean('is_featured').notNull().default(false),
+  isPromoted: boolean('is_promoted').notNull().default(false),
+  isDemoted: boolean('is_demoted').notNull().default(false),
+  isChatEnabled: boolean('is_chat_enabled').notNull().default(false),
+  isBillingInfoMandatory: boolean('is_billing_info_mandatory').notNull().default(false),
+  isDocumentEnabled: boolean('is_document_enabled').notNull().default(false),
+  documentLinks: jsonb('document_links'),
+  isAnnounced: boolean('is_announced').notNull().default(false),
+  isTaxEnabled: boolean('is_tax_enabled').notNull().default(false),
+  canPayByPaypal: boolean('can_pay_by_paypal').notNull().default(false),
+  canPayByPaytm: boolean('can_pay_by_paytm').notNull().default(false),
+  canPayByStripe: boolean('can_pay_by_stripe').notNull().default(false),
+  isStripeLinked: boolean('is_stripe_linked').notNull().default(false),
+  canPayByCheque: boolean('can_pay_by_cheque').notNull().default(false),
+  canPayByInvoice: boolean('can_pay_by_invoice').notNull().default(false),
+  canPayByBank: boolean('can_pay_by_bank').notNull().default(false),
+  canPayByOmise: boolean('can_pay_by_omise').notNull().default(false),
+  canPayByAlipay: boolean('can_pay_by_alipay').notNull().default(false),
+  canPayOnsite: boolean('can_pay_onsite').notNull().default(false),
+  paymentCountry: varchar('payment_country', { length: 255 }),
+  paymentCurrency: varchar('payment_currency', { length: 3 }).default('USD'),
+  paypalEmail: varchar('paypal_email', { length: 254 }),
+  chequeDetails: text('cheque_details'),
+  invoiceDetails: text('invoice_details'),
+  bankDetails: text('bank_details'),
+  onsiteDetails: text('onsite_details'),
+  refundPolicy: text('refund_policy'),
+  schedulePublishedOn: stamp('schedule_published_on'),
+  hasOwnerInfo: boolean('has_owner_info').notNull().default(false),
+  ownerName: varchar('owner_name', { length: 255 }),
+  ownerDescription: text('owner_description'),
+  chatRoomName: varchar('chat_room_name', { length: 255 }),
+};
 
 export const events = pgTable(
   'events',
@@ -36,7 +109,10 @@ export const events = pgTable(
     privacy: varchar('privacy', { length: 16 }).notNull().default('public'),
     state: varchar('state', { length: 16 }).notNull().default('draft'),
     codeOfConduct: text('code_of_conduct'),
+    ...eventOptions,
     eventTopicId: integer('event_topic_id').references(() => eventTopics.id),
+    eventTypeId: integer('event_type_id').references(() => eventTypes.id),
+    eventSubTopicId: integer('event_sub_topic_id').references(() => eventSubTopics.id),
     ownerId: integer('owner_id')
       .notNull()
       .references(() => users.id),
@@ -47,6 +123,8 @@ export const events = pgTable(
     uniqueIndex('events_identifier_key').on(t.identifier),
     index('events_owner_id_idx').on(t.ownerId),
     index('events_event_topic_id_idx').on(t.eventTopicId),
+    index('events_event_type_id_idx').on(t.eventTypeId),
+    index('events_event_sub_topic_id_idx').on(t.eventSubTopicId),
     index('events_state_idx').on(t.state, t.id),
     check('events_ends_after_starts', sql`${t.endsAt} > ${t.startsAt}`),
   ],

@@ -476,6 +476,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/{id}/relationships/event-type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event event-type
+         * @description The resource identifiers of the event's event-type.
+         */
+        get: operations["getEventEventTypeRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace event event-type
+         * @description Sets the event-type (or clears it with null).
+         */
+        patch: operations["updateEventEventTypeRelationship"];
+        trace?: never;
+    };
+    "/v1/events/{id}/event-type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event-type of a event
+         * @description The related event-type, or null.
+         */
+        get: operations["getEventEventType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/event-sub-topic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event event-sub-topic
+         * @description The resource identifiers of the event's event-sub-topic.
+         */
+        get: operations["getEventEventSubTopicRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace event event-sub-topic
+         * @description Sets the event-sub-topic (or clears it with null).
+         */
+        patch: operations["updateEventEventSubTopicRelationship"];
+        trace?: never;
+    };
+    "/v1/events/{id}/event-sub-topic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event-sub-topic of a event
+         * @description The related event-sub-topic, or null.
+         */
+        get: operations["getEventEventSubTopic"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events/{id}/relationships/event-copyright": {
         parameters: {
             query?: never;
@@ -1132,6 +1220,278 @@ export interface paths {
          * @description Only the events related to this event-topic, with every list feature.
          */
         get: operations["getEventTopicEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-topics/{id}/relationships/event-sub-topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event-topic event-sub-topics
+         * @description The resource identifiers of the event-topic's event-sub-topics.
+         */
+        get: operations["getEventTopicEventSubTopicsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-topics/{id}/event-sub-topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the event-sub-topics of a event-topic
+         * @description Only the event-sub-topics related to this event-topic, with every list feature.
+         */
+        get: operations["getEventTopicEventSubTopics"];
+        put?: never;
+        /**
+         * Create a event-sub-topic of a event-topic
+         * @description Creates a event-sub-topic whose event-topic is this event-topic; the document may leave out event-topic, taken from the path. Otherwise as POST /v1/event-sub-topics.
+         */
+        post: operations["createEventTopicEventSubTopics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List event-types
+         * @description Pages of event-types with sort, filter, include and sparse fieldsets. A kind of event (conference, meetup, ...). Everyone reads the types; administrators write them.
+         */
+        get: operations["listEventTypes"];
+        put?: never;
+        /**
+         * Create a event-type
+         * @description Creates a event-type; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createEventType"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a event-type
+         * @description One event-type, with include and sparse fieldsets.
+         */
+        get: operations["getEventType"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a event-type
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteEventType"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a event-type
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateEventType"];
+        trace?: never;
+    };
+    "/v1/event-types/{id}/relationships/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event-type events
+         * @description The resource identifiers of the event-type's events.
+         */
+        get: operations["getEventTypeEventsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-types/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the events of a event-type
+         * @description Only the events related to this event-type, with every list feature.
+         */
+        get: operations["getEventTypeEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-sub-topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List event-sub-topics
+         * @description Pages of event-sub-topics with sort, filter, include and sparse fieldsets. A sub-topic of an event topic (Science & Technology: Robotics). Everyone reads them; administrators write them, each under its topic.
+         */
+        get: operations["listEventSubTopics"];
+        put?: never;
+        /**
+         * Create a event-sub-topic
+         * @description Creates a event-sub-topic; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createEventSubTopic"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-sub-topics/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a event-sub-topic
+         * @description One event-sub-topic, with include and sparse fieldsets.
+         */
+        get: operations["getEventSubTopic"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a event-sub-topic
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteEventSubTopic"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a event-sub-topic
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateEventSubTopic"];
+        trace?: never;
+    };
+    "/v1/event-sub-topics/{id}/relationships/event-topic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event-sub-topic event-topic
+         * @description The resource identifiers of the event-sub-topic's event-topic.
+         */
+        get: operations["getEventSubTopicEventTopicRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace event-sub-topic event-topic
+         * @description Sets the event-topic (or clears it with null).
+         */
+        patch: operations["updateEventSubTopicEventTopicRelationship"];
+        trace?: never;
+    };
+    "/v1/event-sub-topics/{id}/event-topic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event-topic of a event-sub-topic
+         * @description The related event-topic, or null.
+         */
+        get: operations["getEventSubTopicEventTopic"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-sub-topics/{id}/relationships/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event-sub-topic events
+         * @description The resource identifiers of the event-sub-topic's events.
+         */
+        get: operations["getEventSubTopicEventsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-sub-topics/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the events of a event-sub-topic
+         * @description Only the events related to this event-sub-topic, with every list feature.
+         */
+        get: operations["getEventSubTopicEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3909,13 +4269,13 @@ export interface components {
         };
         UserDocument: {
             data: components["schemas"]["UserResource"];
-            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         UserListDocument: {
             data: components["schemas"]["UserResource"][];
-            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -4445,6 +4805,201 @@ export interface components {
              */
             state: "draft" | "published";
             "code-of-conduct"?: string | null;
+            /** @description shown to buyers after an order */
+            "after-order-message"?: string | null;
+            /** @description the place name searches match (the city) */
+            "searchable-location-name"?: string | null;
+            /**
+             * Format: uri
+             * @description a live stream shown on the public page
+             */
+            "public-stream-link"?: string | null;
+            /**
+             * @description the public stream loops
+             * @default false
+             */
+            "stream-loop": boolean;
+            /**
+             * @description the public stream starts by itself
+             * @default false
+             */
+            "stream-autoplay": boolean;
+            /**
+             * @description an online event (with or without a place)
+             * @default false
+             */
+            online: boolean;
+            /**
+             * @description the public page shows a map of the place
+             * @default true
+             */
+            "is-map-shown": boolean;
+            /**
+             * @description buyers sign up with one click
+             * @default false
+             */
+            "is-oneclick-signup-enabled": boolean;
+            /**
+             * @description the public page shows the sponsors
+             * @default false
+             */
+            "is-sponsors-enabled": boolean;
+            /**
+             * @description ticket holders fill in the attendee form
+             * @default false
+             */
+            "is-ticket-form-enabled": boolean;
+            /**
+             * @description badges are printed for attendees
+             * @default false
+             */
+            "is-badges-enabled": boolean;
+            /**
+             * @description the call for speakers is shown
+             * @default false
+             */
+            "is-cfs-enabled": boolean;
+            /**
+             * @description the event has a video room
+             * @default false
+             */
+            "is-videoroom-enabled": boolean;
+            /**
+             * @description the event has sessions and speakers (its call for speakers is listed on the home page)
+             * @default false
+             */
+            "is-sessions-speakers-enabled": boolean;
+            /**
+             * @description listed among the featured events; set by administrators
+             * @default false
+             */
+            "is-featured": boolean;
+            /**
+             * @description listed first on the home page; set by administrators
+             * @default false
+             */
+            "is-promoted": boolean;
+            /**
+             * @description left out of the home page lists; set by administrators
+             * @default false
+             */
+            "is-demoted": boolean;
+            /**
+             * @description the event has a chat
+             * @default false
+             */
+            "is-chat-enabled": boolean;
+            /**
+             * @description buyers must give billing details
+             * @default false
+             */
+            "is-billing-info-mandatory": boolean;
+            /**
+             * @description ticket holders receive the document links; each then needs a name and a link
+             * @default false
+             */
+            "is-document-enabled": boolean;
+            /** @description documents for ticket holders: [{name, link}] */
+            "document-links"?: {
+                name: string;
+                /** @description an http(s) URL; empty while the organizer fills the form in */
+                link: string | "";
+            }[] | null;
+            /**
+             * @description announced to the followers of its group
+             * @default false
+             */
+            "is-announced": boolean;
+            /**
+             * @description ticket prices carry the event's tax
+             * @default false
+             */
+            "is-tax-enabled": boolean;
+            /**
+             * @description buyers may pay with PayPal
+             * @default false
+             */
+            "can-pay-by-paypal": boolean;
+            /**
+             * @description buyers may pay with Paytm
+             * @default false
+             */
+            "can-pay-by-paytm": boolean;
+            /**
+             * @description buyers may pay with Stripe
+             * @default false
+             */
+            "can-pay-by-stripe": boolean;
+            /**
+             * @description a Stripe account is connected; set by the server
+             * @default false
+             */
+            readonly "is-stripe-linked": boolean;
+            /**
+             * @description buyers may pay by cheque
+             * @default false
+             */
+            "can-pay-by-cheque": boolean;
+            /**
+             * @description buyers may pay against an invoice
+             * @default false
+             */
+            "can-pay-by-invoice": boolean;
+            /**
+             * @description buyers may pay by bank transfer
+             * @default false
+             */
+            "can-pay-by-bank": boolean;
+            /**
+             * @description buyers may pay with Omise
+             * @default false
+             */
+            "can-pay-by-omise": boolean;
+            /**
+             * @description buyers may pay with Alipay
+             * @default false
+             */
+            "can-pay-by-alipay": boolean;
+            /**
+             * @description buyers may pay on site
+             * @default false
+             */
+            "can-pay-onsite": boolean;
+            /** @description the country payments are made in, by name */
+            "payment-country"?: string | null;
+            /**
+             * @description ISO 4217 code of the ticket prices' currency
+             * @default USD
+             */
+            "payment-currency": string | null;
+            /** @description the PayPal account payments go to; an empty string clears it */
+            "paypal-email"?: string | null;
+            /** @description how to pay by cheque */
+            "cheque-details"?: string | null;
+            /** @description how to pay against an invoice */
+            "invoice-details"?: string | null;
+            /** @description how to pay by bank transfer */
+            "bank-details"?: string | null;
+            /** @description how to pay on site */
+            "onsite-details"?: string | null;
+            /** @description the refund policy shown to buyers */
+            "refund-policy"?: string | null;
+            /**
+             * Format: date-time
+             * @description when the schedule was published; null or 1970-01-01T00:00:00Z means not published
+             */
+            "schedule-published-on"?: string | null;
+            /**
+             * @description the public page shows the owner's name and description
+             * @default false
+             */
+            "has-owner-info": boolean;
+            /** @description the organizing body as the public page names it */
+            "owner-name"?: string | null;
+            /** @description about the organizing body */
+            "owner-description"?: string | null;
+            /** @description the event's chat room; set by the server */
+            readonly "chat-room-name"?: string | null;
             /** Format: date-time */
             readonly "created-at"?: string;
             /**
@@ -4460,6 +5015,24 @@ export interface components {
                 data?: {
                     /** @enum {string} */
                     type: "event-topic";
+                    id: string;
+                } | null;
+            };
+            /** @description the kind of event */
+            "event-type"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event-type";
+                    id: string;
+                } | null;
+            };
+            /** @description the sub-topic of the event's topic */
+            "event-sub-topic"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event-sub-topic";
                     id: string;
                 } | null;
             };
@@ -4592,13 +5165,13 @@ export interface components {
         };
         EventDocument: {
             data: components["schemas"]["EventResource"];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventListDocument: {
             data: components["schemas"]["EventResource"][];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -4659,6 +5232,107 @@ export interface components {
                     /** @description drafts are visible only to organizers, coorganizers and administrators */
                     state?: "draft" | "published";
                     "code-of-conduct"?: string | null;
+                    /** @description shown to buyers after an order */
+                    "after-order-message"?: string | null;
+                    /** @description the place name searches match (the city) */
+                    "searchable-location-name"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description a live stream shown on the public page
+                     */
+                    "public-stream-link"?: string | null;
+                    /** @description the public stream loops */
+                    "stream-loop"?: boolean;
+                    /** @description the public stream starts by itself */
+                    "stream-autoplay"?: boolean;
+                    /** @description an online event (with or without a place) */
+                    online?: boolean;
+                    /** @description the public page shows a map of the place */
+                    "is-map-shown"?: boolean;
+                    /** @description buyers sign up with one click */
+                    "is-oneclick-signup-enabled"?: boolean;
+                    /** @description the public page shows the sponsors */
+                    "is-sponsors-enabled"?: boolean;
+                    /** @description ticket holders fill in the attendee form */
+                    "is-ticket-form-enabled"?: boolean;
+                    /** @description badges are printed for attendees */
+                    "is-badges-enabled"?: boolean;
+                    /** @description the call for speakers is shown */
+                    "is-cfs-enabled"?: boolean;
+                    /** @description the event has a video room */
+                    "is-videoroom-enabled"?: boolean;
+                    /** @description the event has sessions and speakers (its call for speakers is listed on the home page) */
+                    "is-sessions-speakers-enabled"?: boolean;
+                    /** @description listed among the featured events; set by administrators */
+                    "is-featured"?: boolean;
+                    /** @description listed first on the home page; set by administrators */
+                    "is-promoted"?: boolean;
+                    /** @description left out of the home page lists; set by administrators */
+                    "is-demoted"?: boolean;
+                    /** @description the event has a chat */
+                    "is-chat-enabled"?: boolean;
+                    /** @description buyers must give billing details */
+                    "is-billing-info-mandatory"?: boolean;
+                    /** @description ticket holders receive the document links; each then needs a name and a link */
+                    "is-document-enabled"?: boolean;
+                    /** @description documents for ticket holders: [{name, link}] */
+                    "document-links"?: {
+                        name: string;
+                        /** @description an http(s) URL; empty while the organizer fills the form in */
+                        link: string | "";
+                    }[] | null;
+                    /** @description announced to the followers of its group */
+                    "is-announced"?: boolean;
+                    /** @description ticket prices carry the event's tax */
+                    "is-tax-enabled"?: boolean;
+                    /** @description buyers may pay with PayPal */
+                    "can-pay-by-paypal"?: boolean;
+                    /** @description buyers may pay with Paytm */
+                    "can-pay-by-paytm"?: boolean;
+                    /** @description buyers may pay with Stripe */
+                    "can-pay-by-stripe"?: boolean;
+                    /** @description a Stripe account is connected; set by the server. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "is-stripe-linked"?: boolean | null;
+                    /** @description buyers may pay by cheque */
+                    "can-pay-by-cheque"?: boolean;
+                    /** @description buyers may pay against an invoice */
+                    "can-pay-by-invoice"?: boolean;
+                    /** @description buyers may pay by bank transfer */
+                    "can-pay-by-bank"?: boolean;
+                    /** @description buyers may pay with Omise */
+                    "can-pay-by-omise"?: boolean;
+                    /** @description buyers may pay with Alipay */
+                    "can-pay-by-alipay"?: boolean;
+                    /** @description buyers may pay on site */
+                    "can-pay-onsite"?: boolean;
+                    /** @description the country payments are made in, by name */
+                    "payment-country"?: string | null;
+                    /** @description ISO 4217 code of the ticket prices' currency */
+                    "payment-currency"?: string | null;
+                    "paypal-email"?: string | "" | null;
+                    /** @description how to pay by cheque */
+                    "cheque-details"?: string | null;
+                    /** @description how to pay against an invoice */
+                    "invoice-details"?: string | null;
+                    /** @description how to pay by bank transfer */
+                    "bank-details"?: string | null;
+                    /** @description how to pay on site */
+                    "onsite-details"?: string | null;
+                    /** @description the refund policy shown to buyers */
+                    "refund-policy"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when the schedule was published; null or 1970-01-01T00:00:00Z means not published
+                     */
+                    "schedule-published-on"?: string | null;
+                    /** @description the public page shows the owner's name and description */
+                    "has-owner-info"?: boolean;
+                    /** @description the organizing body as the public page names it */
+                    "owner-name"?: string | null;
+                    /** @description about the organizing body */
+                    "owner-description"?: string | null;
+                    /** @description the event's chat room; set by the server. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "chat-room-name"?: string | null;
                     /**
                      * Format: date-time
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -4675,6 +5349,20 @@ export interface components {
                         data: {
                             /** @enum {string} */
                             type: "event-topic";
+                            id: string;
+                        } | null;
+                    };
+                    "event-type"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event-type";
+                            id: string;
+                        } | null;
+                    };
+                    "event-sub-topic"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event-sub-topic";
                             id: string;
                         } | null;
                     };
@@ -4839,6 +5527,107 @@ export interface components {
                     /** @description drafts are visible only to organizers, coorganizers and administrators */
                     state?: "draft" | "published";
                     "code-of-conduct"?: string | null;
+                    /** @description shown to buyers after an order */
+                    "after-order-message"?: string | null;
+                    /** @description the place name searches match (the city) */
+                    "searchable-location-name"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description a live stream shown on the public page
+                     */
+                    "public-stream-link"?: string | null;
+                    /** @description the public stream loops */
+                    "stream-loop"?: boolean;
+                    /** @description the public stream starts by itself */
+                    "stream-autoplay"?: boolean;
+                    /** @description an online event (with or without a place) */
+                    online?: boolean;
+                    /** @description the public page shows a map of the place */
+                    "is-map-shown"?: boolean;
+                    /** @description buyers sign up with one click */
+                    "is-oneclick-signup-enabled"?: boolean;
+                    /** @description the public page shows the sponsors */
+                    "is-sponsors-enabled"?: boolean;
+                    /** @description ticket holders fill in the attendee form */
+                    "is-ticket-form-enabled"?: boolean;
+                    /** @description badges are printed for attendees */
+                    "is-badges-enabled"?: boolean;
+                    /** @description the call for speakers is shown */
+                    "is-cfs-enabled"?: boolean;
+                    /** @description the event has a video room */
+                    "is-videoroom-enabled"?: boolean;
+                    /** @description the event has sessions and speakers (its call for speakers is listed on the home page) */
+                    "is-sessions-speakers-enabled"?: boolean;
+                    /** @description listed among the featured events; set by administrators */
+                    "is-featured"?: boolean;
+                    /** @description listed first on the home page; set by administrators */
+                    "is-promoted"?: boolean;
+                    /** @description left out of the home page lists; set by administrators */
+                    "is-demoted"?: boolean;
+                    /** @description the event has a chat */
+                    "is-chat-enabled"?: boolean;
+                    /** @description buyers must give billing details */
+                    "is-billing-info-mandatory"?: boolean;
+                    /** @description ticket holders receive the document links; each then needs a name and a link */
+                    "is-document-enabled"?: boolean;
+                    /** @description documents for ticket holders: [{name, link}] */
+                    "document-links"?: {
+                        name: string;
+                        /** @description an http(s) URL; empty while the organizer fills the form in */
+                        link: string | "";
+                    }[] | null;
+                    /** @description announced to the followers of its group */
+                    "is-announced"?: boolean;
+                    /** @description ticket prices carry the event's tax */
+                    "is-tax-enabled"?: boolean;
+                    /** @description buyers may pay with PayPal */
+                    "can-pay-by-paypal"?: boolean;
+                    /** @description buyers may pay with Paytm */
+                    "can-pay-by-paytm"?: boolean;
+                    /** @description buyers may pay with Stripe */
+                    "can-pay-by-stripe"?: boolean;
+                    /** @description a Stripe account is connected; set by the server. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "is-stripe-linked"?: boolean | null;
+                    /** @description buyers may pay by cheque */
+                    "can-pay-by-cheque"?: boolean;
+                    /** @description buyers may pay against an invoice */
+                    "can-pay-by-invoice"?: boolean;
+                    /** @description buyers may pay by bank transfer */
+                    "can-pay-by-bank"?: boolean;
+                    /** @description buyers may pay with Omise */
+                    "can-pay-by-omise"?: boolean;
+                    /** @description buyers may pay with Alipay */
+                    "can-pay-by-alipay"?: boolean;
+                    /** @description buyers may pay on site */
+                    "can-pay-onsite"?: boolean;
+                    /** @description the country payments are made in, by name */
+                    "payment-country"?: string | null;
+                    /** @description ISO 4217 code of the ticket prices' currency */
+                    "payment-currency"?: string | null;
+                    "paypal-email"?: string | "" | null;
+                    /** @description how to pay by cheque */
+                    "cheque-details"?: string | null;
+                    /** @description how to pay against an invoice */
+                    "invoice-details"?: string | null;
+                    /** @description how to pay by bank transfer */
+                    "bank-details"?: string | null;
+                    /** @description how to pay on site */
+                    "onsite-details"?: string | null;
+                    /** @description the refund policy shown to buyers */
+                    "refund-policy"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when the schedule was published; null or 1970-01-01T00:00:00Z means not published
+                     */
+                    "schedule-published-on"?: string | null;
+                    /** @description the public page shows the owner's name and description */
+                    "has-owner-info"?: boolean;
+                    /** @description the organizing body as the public page names it */
+                    "owner-name"?: string | null;
+                    /** @description about the organizing body */
+                    "owner-description"?: string | null;
+                    /** @description the event's chat room; set by the server. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "chat-room-name"?: string | null;
                     /**
                      * Format: date-time
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -4855,6 +5644,20 @@ export interface components {
                         data: {
                             /** @enum {string} */
                             type: "event-topic";
+                            id: string;
+                        } | null;
+                    };
+                    "event-type"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event-type";
+                            id: string;
+                        } | null;
+                    };
+                    "event-sub-topic"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event-sub-topic";
                             id: string;
                         } | null;
                     };
@@ -4976,6 +5779,38 @@ export interface components {
             data: {
                 /** @enum {string} */
                 type: "event-topic";
+                id: string;
+            } | null;
+        };
+        EventEventTypeRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event-type";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventEventTypeRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event-type";
+                id: string;
+            } | null;
+        };
+        EventEventSubTopicRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event-sub-topic";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventEventSubTopicRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event-sub-topic";
                 id: string;
             } | null;
         };
@@ -5261,6 +6096,15 @@ export interface components {
                     id: string;
                 }[];
             };
+            /** @description the sub-topics of the topic */
+            "event-sub-topics"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event-sub-topic";
+                    id: string;
+                }[];
+            };
         };
         /** @description A topic events are filed under. Everyone reads topics; administrators write them. */
         EventTopicResource: {
@@ -5273,13 +6117,13 @@ export interface components {
         };
         EventTopicDocument: {
             data: components["schemas"]["EventTopicResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventTopicListDocument: {
             data: components["schemas"]["EventTopicResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -5308,6 +6152,14 @@ export interface components {
                         data: {
                             /** @enum {string} */
                             type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the sub-topics of the topic. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "event-sub-topics"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event-sub-topic";
                             id: string;
                         }[];
                     };
@@ -5341,10 +6193,319 @@ export interface components {
                             id: string;
                         }[];
                     };
+                    /** @description the sub-topics of the topic. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "event-sub-topics"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event-sub-topic";
+                            id: string;
+                        }[];
+                    };
                 };
             };
         };
         EventTopicEventsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventSubTopicCreateRequestViaEventTopic: {
+            data: {
+                /** @enum {string} */
+                type: "event-sub-topic";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    /** @description derived from the name. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly slug?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships?: {
+                    "event-topic"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event-topic";
+                            id: string;
+                        };
+                    };
+                    /** @description events of the sub-topic that the caller may see. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly events?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        EventTopicEventSubTopicsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event-sub-topic";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        /** @description Attributes of a event-type */
+        EventTypeAttributes: {
+            name?: string;
+            /** @description derived from the name */
+            readonly slug?: string;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        EventTypeRelationships: {
+            /** @description events of the type that the caller may see */
+            events?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                }[];
+            };
+        };
+        /** @description A kind of event (conference, meetup, ...). Everyone reads the types; administrators write them. */
+        EventTypeResource: {
+            /** @enum {string} */
+            type: "event-type";
+            id: string;
+            attributes: components["schemas"]["EventTypeAttributes"];
+            relationships?: components["schemas"]["EventTypeRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        EventTypeDocument: {
+            data: components["schemas"]["EventTypeResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventTypeListDocument: {
+            data: components["schemas"]["EventTypeResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventTypeCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event-type";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    /** @description derived from the name. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly slug?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships?: {
+                    /** @description events of the type that the caller may see. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly events?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        EventTypeUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event-type";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    name?: string;
+                    /** @description derived from the name. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly slug?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships?: {
+                    /** @description events of the type that the caller may see. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly events?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        EventTypeEventsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        /** @description Attributes of a event-sub-topic */
+        EventSubTopicAttributes: {
+            name?: string;
+            /** @description derived from the name */
+            readonly slug?: string;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        EventSubTopicRelationships: {
+            /** @description the topic the sub-topic belongs to */
+            "event-topic"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event-topic";
+                    id: string;
+                } | null;
+            };
+            /** @description events of the sub-topic that the caller may see */
+            events?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                }[];
+            };
+        };
+        /** @description A sub-topic of an event topic (Science & Technology: Robotics). Everyone reads them; administrators write them, each under its topic. */
+        EventSubTopicResource: {
+            /** @enum {string} */
+            type: "event-sub-topic";
+            id: string;
+            attributes: components["schemas"]["EventSubTopicAttributes"];
+            relationships?: components["schemas"]["EventSubTopicRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        EventSubTopicDocument: {
+            data: components["schemas"]["EventSubTopicResource"];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventSubTopicListDocument: {
+            data: components["schemas"]["EventSubTopicResource"][];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventSubTopicCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event-sub-topic";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    /** @description derived from the name. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly slug?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships: {
+                    "event-topic": {
+                        data: {
+                            /** @enum {string} */
+                            type: "event-topic";
+                            id: string;
+                        };
+                    };
+                    /** @description events of the sub-topic that the caller may see. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly events?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        EventSubTopicUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event-sub-topic";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    name?: string;
+                    /** @description derived from the name. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly slug?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships?: {
+                    "event-topic"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event-topic";
+                            id: string;
+                        };
+                    };
+                    /** @description events of the sub-topic that the caller may see. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly events?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        EventSubTopicEventTopicRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event-topic";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventSubTopicEventTopicRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event-topic";
+                id: string;
+            };
+        };
+        EventSubTopicEventsRelationship: {
             links: components["schemas"]["RelationshipLinks"];
             data: {
                 /** @enum {string} */
@@ -5393,13 +6554,13 @@ export interface components {
         };
         EventCopyrightDocument: {
             data: components["schemas"]["EventCopyrightResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventCopyrightListDocument: {
             data: components["schemas"]["EventCopyrightResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -5522,13 +6683,13 @@ export interface components {
         };
         SocialLinkDocument: {
             data: components["schemas"]["SocialLinkResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SocialLinkListDocument: {
             data: components["schemas"]["SocialLinkResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -5653,13 +6814,13 @@ export interface components {
         };
         MicrolocationDocument: {
             data: components["schemas"]["MicrolocationResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         MicrolocationListDocument: {
             data: components["schemas"]["MicrolocationResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -5810,13 +6971,13 @@ export interface components {
         };
         SponsorDocument: {
             data: components["schemas"]["SponsorResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SponsorListDocument: {
             data: components["schemas"]["SponsorResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -5950,13 +7111,13 @@ export interface components {
         };
         TrackDocument: {
             data: components["schemas"]["TrackResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         TrackListDocument: {
             data: components["schemas"]["TrackResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -6110,13 +7271,13 @@ export interface components {
         };
         SessionTypeDocument: {
             data: components["schemas"]["SessionTypeResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SessionTypeListDocument: {
             data: components["schemas"]["SessionTypeResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -6345,13 +7506,13 @@ export interface components {
         };
         SessionDocument: {
             data: components["schemas"]["SessionResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SessionListDocument: {
             data: components["schemas"]["SessionResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -6826,13 +7987,13 @@ export interface components {
         };
         SpeakerDocument: {
             data: components["schemas"]["SpeakerResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SpeakerListDocument: {
             data: components["schemas"]["SpeakerResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -7112,13 +8273,13 @@ export interface components {
         };
         CustomFormDocument: {
             data: components["schemas"]["CustomFormResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         CustomFormListDocument: {
             data: components["schemas"]["CustomFormResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -7272,13 +8433,13 @@ export interface components {
         };
         OrderDocument: {
             data: components["schemas"]["OrderResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         OrderListDocument: {
             data: components["schemas"]["OrderResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -7535,13 +8696,13 @@ export interface components {
         };
         NotificationDocument: {
             data: components["schemas"]["NotificationResource"];
-            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"])[];
+            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         NotificationListDocument: {
             data: components["schemas"]["NotificationResource"][];
-            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"])[];
+            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8641,6 +9802,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -8881,6 +10046,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -9341,6 +10510,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -9706,6 +10879,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -9950,6 +11127,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -10194,6 +11375,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -10438,6 +11623,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -10682,6 +11871,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -10926,6 +12119,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -11170,6 +12367,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -11312,6 +12513,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -11552,6 +12757,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -12123,6 +13332,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -12164,6 +13377,732 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventTopicDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventEventTypeRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventEventTypeRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEventEventTypeRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventEventTypeRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventEventTypeRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventEventType: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTypeDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventEventSubTopicRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventEventSubTopicRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEventEventSubTopicRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventEventSubTopicRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventEventSubTopicRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventEventSubTopic: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSubTopicDocument"] | {
                         data: null;
                         links: components["schemas"]["ResourceLinks"];
                         jsonapi: components["schemas"]["JsonApiVersion"];
@@ -12363,6 +14302,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -12611,6 +14554,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -12855,6 +14802,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -13099,6 +15050,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -13343,6 +15298,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -13587,6 +15546,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -13831,6 +15794,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -14075,6 +16042,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -14440,6 +16411,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -14805,6 +16780,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -15041,6 +17020,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -15646,6 +17629,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -16247,6 +18234,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -16389,6 +18380,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -16521,6 +18516,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -16761,6 +18760,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -17221,6 +19224,2450 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventTopicEventSubTopicsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTopicEventSubTopicsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventTopicEventSubTopics: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the event-sub-topics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSubTopicListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createEventTopicEventSubTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventSubTopicCreateRequestViaEventTopic"];
+            };
+        };
+        responses: {
+            /** @description The created event-sub-topic */
+            201: {
+                headers: {
+                    /** @description path of the new event-sub-topic */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSubTopicDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listEventTypes: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of event-types */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTypeListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createEventType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventTypeCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created event-type */
+            201: {
+                headers: {
+                    /** @description path of the new event-type */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTypeDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventType: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event-type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTypeDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteEventType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEventType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventTypeUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated event-type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTypeDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventTypeEventsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTypeEventsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventTypeEvents: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listEventSubTopics: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of event-sub-topics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSubTopicListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createEventSubTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventSubTopicCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created event-sub-topic */
+            201: {
+                headers: {
+                    /** @description path of the new event-sub-topic */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSubTopicDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSubTopic: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event-sub-topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSubTopicDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteEventSubTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEventSubTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventSubTopicUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated event-sub-topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSubTopicDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSubTopicEventTopicRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSubTopicEventTopicRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEventSubTopicEventTopicRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventSubTopicEventTopicRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSubTopicEventTopicRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSubTopicEventTopic: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTopicDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSubTopicEventsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSubTopicEventsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSubTopicEvents: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -17363,6 +21810,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -17603,6 +22054,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -17953,6 +22408,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -18524,6 +22983,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -18670,6 +23133,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -18910,6 +23377,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -19481,6 +23952,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -19627,6 +24102,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -19867,6 +24346,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -20438,6 +24921,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -20686,6 +25173,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -20828,6 +25319,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -21068,6 +25563,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -21639,6 +26138,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -21785,6 +26288,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -22025,6 +26532,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -22596,6 +27107,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -22844,6 +27359,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -22986,6 +27505,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -23226,6 +27749,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -23797,6 +28324,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -24045,6 +28576,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -24187,6 +28722,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -24427,6 +28966,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -24998,6 +29541,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -25357,6 +29904,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -25716,6 +30267,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -26075,6 +30630,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -26680,6 +31239,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -27037,6 +31600,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -27183,6 +31750,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -27423,6 +31994,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -27994,6 +32569,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -28353,6 +32932,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -28958,6 +33541,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -29100,6 +33687,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -29340,6 +33931,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -29920,6 +34515,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -30066,6 +34665,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -30306,6 +34909,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -30877,6 +35484,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -31117,6 +35728,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -31263,6 +35878,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -31503,6 +36122,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -31870,6 +36493,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -32110,6 +36737,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */
@@ -32571,6 +37202,10 @@ export interface operations {
                 "fields[event]"?: string;
                 /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
                 "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
                 /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
                 "fields[event-copyright]"?: string;
                 /** @description comma-separated social-link fields to return (dasherized or snake_case) */

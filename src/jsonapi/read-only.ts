@@ -43,7 +43,8 @@ async function readLinkage(ctx: Ctx, registry: Registry, name: string, rel: Rela
  * Takes the read-only members out of a write's input. Clients send back what they read (ember-data
  * sends every attribute it loaded on every save, and null for unset ones): a read-only member is
  * ignored when it equals what the caller reads of `row` (the document a GET answers, dates as
- * instants), or, on create (no `row`), when it is null or an empty list; any other value is refused.
+ * instants), or, on create (no `row`), when it is null, an empty list or the attribute's default; any other
+ * value is refused.
  */
 export async function dropReadOnly(ctx: Ctx, registry: Registry, model: Model, input: WriteInput, row?: Row) {
   const record: ReadRecord | undefined = row && { row, read: JSON.parse(JSON.stringify(toResource(model, row, new Map()))) };
@@ -57,7 +58,9 @@ export async function dropReadOnly(ctx: Ctx, registry: Registry, model: Model, i
   for (const [wire, value] of Object.entries(input.attributes)) {
     const attr = model.spec.attributes[wire]!;
     if (!attr.readOnly) continue;
-    if (!sameValue(attr, value, record?.read.attributes[wire] ?? null)) throw refuse(wire, `/data/attributes/${wire}`, 'null');
+    // On create, the value the new record will hold (its declared default) counts as unchanged too.
+    const unchanged = sameValue(attr, value, record?.read.attributes[wire] ?? null) || (!record && attr.schema.default !== undefined && sameValue(attr, value, attr.schema.default));
+    if (!unchanged) throw refuse(wire, `/data/attributes/${wire}`, 'null');
     delete input.attributes[wire];
   }
   for (const [name, ids] of Object.entries(input.relationships)) {

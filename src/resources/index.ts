@@ -6,6 +6,8 @@ import sendReceiptRoute from './attendees/send-receipt.js';
 import { customFormResource } from './custom-forms/index.js';
 import { eventCopyrightResource } from './event-copyrights/index.js';
 import { eventTopicResource } from './event-topics/index.js';
+import { eventTypeResource } from './event-types/index.js';
+import { eventSubTopicResource } from './event-sub-topics/index.js';
 import { eventResource } from './events/index.js';
 import { notificationResource } from './notifications/index.js';
 import { microlocationResource } from './microlocations/index.js';
@@ -27,6 +29,8 @@ export const resources: ResourceSpec[] = [
   userResource,
   eventResource,
   eventTopicResource,
+  eventTypeResource,
+  eventSubTopicResource,
   eventCopyrightResource,
   socialLinkResource,
   microlocationResource,

@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../plugins/db.js';
-import { eventTopics, speakersSessions } from '../../db/schema/index.js';
+import { eventSubTopics, eventTopics, eventTypes, speakersSessions } from '../../db/schema/index.js';
 import { IMAGE_VARIANTS_QUEUE, type ImageOwner } from '../images/variants.js';
 import type { Model } from '../jsonapi/model.js';
 import { newIdentifier } from '../resources/events/index.js';
 import { extensionOf } from '../files/upload.js';
 import { TaskEnded } from '../jobs/task-job.js';
 import { FILES, modelOf } from './format.js';
+import type { EventListing } from './plan/context.js';
 import { planImport, type Plan, type PlannedFile } from './plan/index.js';
 import { mediaEntries } from './repairs/media-paths.js';
 import { Warnings, type WarningSummary } from './repairs/warnings.js';
@@ -73,14 +74,17 @@ export async function importArchive(
     if (!stored.has(key)) stored.set(key, await backend.put(key, files.get(entry)!()));
     return { url: stored.get(key)!, note };
   };
-  const topic = async (named: number | string) => {
-    const match = typeof named === 'number' ? eq(eventTopics.id, named) : sql`lower(${eventTopics.name}) = lower(${named})`;
-    const [row] = await ctx.app.db.select({ id: eventTopics.id }).from(eventTopics).where(match).limit(1);
+  const listed = async (type: EventListing, named: number | string, topic?: number) => {
+    // The three lists share their columns (id, name, deleted_at).
+    const table = { 'event-topic': eventTopics, 'event-type': eventTypes, 'event-sub-topic': eventSubTopics }[type] as typeof eventTypes;
+    const match = typeof named === 'number' ? eq(table.id, named) : sql`lower(${table.name}) = lower(${named})`;
+    const within = type === 'event-sub-topic' && topic !== undefined ? eq(eventSubTopics.eventTopicId, topic) : undefined;
+    const [row] = await ctx.app.db.select({ id: table.id }).from(table).where(and(match, isNull(table.deletedAt), within)).orderBy(asc(table.id)).limit(1);
     return row?.id;
   };
   try {
     await ctx.progress('Reading the archive');
-    const plan = await planImport(readSources(files, ctx.limits.maxJsonBytes, warnings), { warnings, media, topic });
+    const plan = await planImport(readSources(files, ctx.limits.maxJsonBytes, warnings), { warnings, media, listed });
     return await ctx.app.db.transaction(async (tx) => {
       const event = await writePlan(ctx, tx, plan);
       const imported = { ...event, warnings: warnings.summary() };

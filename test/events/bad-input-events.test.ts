@@ -18,7 +18,7 @@ const doc = (attributes: Record<string, unknown>, extra: Record<string, unknown>
 const at = (name: string) => `/data/attributes/${name}`;
 
 /** Attribute values that are wrong on create and update alike: [attribute, value, what]. */
-const WRONG: [string, unknown, string][] = [
+const WRONG: [string, unknown, string, string?][] = [
   ['name', 42, 'a number for text'],
   ['name', null, 'null for a required text'],
   ['name', '', 'an empty name'],
@@ -55,6 +55,32 @@ const WRONG: [string, unknown, string][] = [
   ['icon-image-url', 'https://example.com/i.png', 'read-only image variant'],
   ['created-at', '2020-01-01T00:00:00Z', 'read-only created-at'],
   ['deleted-at', '2020-01-01T00:00:00Z', 'read-only deleted-at'],
+  // The Open Event front end's attributes (open-event-frontend:app/models/event.js:29-110).
+  ['online', 'yes', 'a boolean as a word'],
+  ['online', null, 'a flag cleared'],
+  ['is-map-shown', 1, 'a boolean as a number'],
+  ['can-pay-onsite', 'true ', 'a boolean with a blank'],
+  ['payment-currency', 'usd', 'a currency in lower case'],
+  ['payment-currency', 'EURO', 'a four-letter currency'],
+  ['payment-country', 'c'.repeat(256), 'over maxLength 255'],
+  ['paypal-email', 'not an address', 'not an e-mail address'],
+  ['paypal-email', 42, 'a number for an address'],
+  ['public-stream-link', 'javascript:alert(1)', 'a javascript: stream link'],
+  ['searchable-location-name', 's'.repeat(256), 'over maxLength 255'],
+  ['owner-name', 'o'.repeat(256), 'over maxLength 255'],
+  ['owner-description', 'd'.repeat(100_001), 'over maxLength 100,000'],
+  ['refund-policy', 'r'.repeat(10_001), 'over maxLength 10,000'],
+  ['bank-details', 'a\u0000b', 'a NUL character'],
+  ['after-order-message', { text: 'hi' }, 'an object for text'],
+  ['schedule-published-on', 'soon', 'a date-time that is not one'],
+  ['document-links', 'https://example.org/a.pdf', 'a string for the list'],
+  ['document-links', [{ name: 'Map' }], 'a document without its link', at('document-links/0/link')],
+  ['document-links', [{ name: 'Map', link: 'javascript:alert(1)' }], 'a javascript: document link', at('document-links/0/link')],
+  ['document-links', [{ name: 'Map', link: 'https://example.org/a.pdf', size: 1 }], 'an unknown member of a document', at('document-links/0/size')],
+  ['document-links', Array.from({ length: 51 }, (_, i) => ({ name: `D${i}`, link: 'https://example.org/a.pdf' })), 'over 50 documents'],
+  ['is-stripe-linked', true, 'read-only is-stripe-linked'],
+  ['chat-room-name', 'general', 'read-only chat-room-name'],
+  ['pentabarf-url', 'https://example.org/p.xml', 'an export URL this service does not serve'],
   ['owner-id', 1, 'an unknown attribute (a column name)'],
   ['color', '#ffffff', 'an unknown attribute'],
 ];
@@ -87,6 +113,8 @@ const CREATE: Case[] = [
     422,
     '/data/relationships/event-topic/data/id',
   ],
+  ['event-type of the wrong type', doc(valid, { relationships: { 'event-type': rel('event-topic', '1') } }), 409, '/data/relationships/event-type/data/type'],
+  ['event-sub-topic as a list', doc(valid, { relationships: { 'event-sub-topic': { data: [] } } }), 422, '/data/relationships/event-sub-topic/data'],
   ['organizers is not a list', doc(valid, { relationships: { organizers: rel('user', '1') } }), 422, '/data/relationships/organizers/data'],
   ['unknown member of data', doc(valid, { meta: {} }), 422, '/data/meta'],
   ['unknown top-level member', { ...doc(valid), included: [] }, 422, '/included'],
@@ -113,7 +141,7 @@ t.test('bad input to events', async (t) => {
     expectRefused(t, cases, send, snapshot, before);
 
   t.test('POST /v1/events', async (t) => {
-    const cases: Case[] = [...CREATE, ...WRONG.map(([name, value, what]): Case => [`${name}: ${what}`, doc({ ...valid, [name]: value }), 422, at(name)])];
+    const cases: Case[] = [...CREATE, ...WRONG.map(([name, value, what, pointer]): Case => [`${name}: ${what}`, doc({ ...valid, [name]: value }), 422, pointer ?? at(name)])];
     await each(t, cases, (body) => call(app, { method: 'POST', url: '/v1/events', token: owner, body }));
   });
 
@@ -122,6 +150,8 @@ t.test('bad input to events', async (t) => {
       ['event-topic 99999999999', { 'event-topic': rel('event-topic', '99999999999') }],
       ['event-topic 424242', { 'event-topic': rel('event-topic', '424242') }],
       ['event-topic abc', { 'event-topic': rel('event-topic', 'abc') }],
+      ['event-type 424242', { 'event-type': rel('event-type', '424242') }],
+      ['event-sub-topic abc', { 'event-sub-topic': rel('event-sub-topic', 'abc') }],
       ['organizer 424242', { organizers: { data: [{ type: 'user', id: '424242' }] } }],
       ['coorganizer abc', { coorganizers: { data: [{ type: 'user', id: 'abc' }] } }],
     ];
@@ -163,7 +193,7 @@ t.test('bad input to events', async (t) => {
       ['event-topic that does not exist', patch({}, { relationships: { 'event-topic': rel('event-topic', '424242') } }), 404],
       ['organizer that does not exist', patch({}, { relationships: { organizers: { data: [{ type: 'user', id: '99999999999' }] } } }), 404],
       ['read-only owner', patch({}, { relationships: { owner: rel('user', world.cast.other.id) } }), 422, '/data/relationships/owner'],
-      ...WRONG.map(([name, value, what]): Case => [`${name}: ${what}`, patch({ [name]: value }), 422, at(name)]),
+      ...WRONG.map(([name, value, what, pointer]): Case => [`${name}: ${what}`, patch({ [name]: value }), 422, pointer ?? at(name)]),
     ];
     await each(t, cases, (body) => call(app, { method: 'PATCH', url: `/v1/events/${id}`, token: owner, body }));
     const byIdentifier = await call(app, {

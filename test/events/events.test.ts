@@ -6,6 +6,7 @@ import t from 'tap';
 import { assertDocument, buildTestApp, call } from '../helpers/app.js';
 import { buildWorld, create, createEvent, eventAttributes } from '../helpers/events.js';
 import { expectError } from '../helpers/users.js';
+import { eventOptions } from '../../src/resources/events/options.js';
 
 const { app } = await buildTestApp(t);
 const world = await buildWorld(app);
@@ -16,11 +17,14 @@ const ATTRIBUTES = [
   'code-of-conduct', 'created-at', 'deleted-at', 'description', 'ends-at', 'external-event-url', 'icon-image-url',
   'identifier', 'large-image-url', 'latitude', 'location-name', 'logo-url', 'longitude', 'name', 'original-image-url',
   'privacy', 'starts-at', 'state', 'thumbnail-image-url', 'ticket-url', 'timezone',
-];
+  // The Open Event front end's settings of an event (issue 21).
+  ...Object.keys(eventOptions),
+].sort();
 const RELATIONSHIPS = [
   'coorganizers', 'custom-forms', 'event-copyright', 'event-topic', 'microlocations', 'orders', 'organizers', 'owner',
   'session-types', 'sessions', 'social-links', 'speakers', 'sponsors', 'tracks',
-];
+  'event-type', 'event-sub-topic',
+].sort();
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((d) => d.id).sort((a, b) => Number(a) - Number(b));
 
 t.test('POST /v1/events: the creator owns the event, which gets an 8-char identifier', async (t) => {

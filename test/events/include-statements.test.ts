@@ -76,3 +76,24 @@ t.test('an event with nested includes: one statement per include path', async (t
   t.equal(queries.length, 1 + 1 + 5, 'token, event, sessions, their speakers, their tracks, tracks, owner');
   t.equal(res.body.data.relationships.sessions.data.length, 108);
 });
+
+t.test('the home page and wizard includes: one statement per include path', async (t) => {
+  // 3 topics with 4 sub-topics each, 2 types, and 60 published events spread over them.
+  await app.sql.unsafe(`
+    insert into event_topics (name, slug) select 'Topic ' || g, 'topic-' || g from generate_series(1, 3) g;
+    insert into event_sub_topics (name, slug, event_topic_id) select 'Sub ' || g, 'sub-' || g, 1 + g % 3 from generate_series(1, 12) g;
+    insert into event_types (name, slug) values ('Conference', 'conference'), ('Meetup', 'meetup');
+    insert into events (identifier, name, starts_at, ends_at, timezone, state, owner_id, event_topic_id, event_sub_topic_id, event_type_id)
+      select 'home' || g, 'Home ' || g, '2030-01-01T09:00Z', '2030-01-02T18:00Z', 'UTC', 'published', ${owner.id}, 1 + g % 3, 1 + g % 12, 1 + g % 2
+      from generate_series(1, 60) g;
+  `);
+  // The home page's filters (open-event-frontend:app/routes/index.js:106-148); the first event has no type.
+  const featured = encodeURIComponent(JSON.stringify([{ name: 'is-featured', op: 'eq', val: false }, { name: 'event-type', op: 'ne', val: null }]));
+  const home = await constant(t, `/v1/events?include=event-topic,event-sub-topic,event-type&filter=${featured}`, 4);
+  t.equal((home.data as unknown[]).length, 60);
+  t.equal((home.included as unknown[]).length, 3 + 12 + 2, 'every topic, sub-topic and type once');
+  const wizard = await constant(t, '/v1/event-topics?sort=name&include=event-sub-topics', 2);
+  t.equal((wizard.included as unknown[]).length, 12);
+  await constant(t, '/v1/event-types?sort=name&include=events', 2);
+  await constant(t, '/v1/event-sub-topics?include=event-topic,events', 3);
+});

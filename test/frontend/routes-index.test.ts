@@ -50,3 +50,83 @@ t.test('the client may filter and sort it like any list', async (t) => {
   t.strictSame(named.body.data.map((e: { id: string }) => e.id), [later]);
   t.equal((await frontEnd(base).adapter('GET', '/v1/events/upcoming', { query: { unknown: 1 } })).status, 400, 'other parameters are still refused');
 });
+
+/**
+ * open-event-frontend `app/routes/index.js:100-229`: the featured events (`is-featured eq true` inside
+ * `_loadEvents`' filter, lines 24-62) and the call-for-speakers list (`is-sessions-speakers-enabled`,
+ * `is-demoted`, and the upcoming-events filter: `is-featured` or `is-promoted` or a complete listing,
+ * with `event-topic`, `event-sub-topic` and `event-type` `ne null`), each with
+ * `include=event-topic,event-sub-topic,event-type,speakers-call` (speakers-call is asked for here
+ * without: it is another part's resource). The flags are the administrators' to set.
+ */
+t.test('the home page\'s featured and call-for-speakers lists, with type and sub-topic included', async (t) => {
+  const admin = cast.admin.token;
+  const type = await create(app, admin, 'event-types', 'event-type', { name: 'Conference' });
+  const sub = await create(app, admin, 'event-sub-topics', 'event-sub-topic', { name: 'Robotics' }, { 'event-topic': { data: { type: 'event-topic', id: topic } } });
+  const classified = { 'event-type': { data: { type: 'event-type', id: type } }, 'event-sub-topic': { data: { type: 'event-sub-topic', id: sub } } };
+  const complete = { 'logo-url': 'https://example.org/logo.png', 'original-image-url': 'https://example.org/image.png', 'is-sessions-speakers-enabled': true };
+  const listed = await create(app, cast.owner.token, 'events', 'event', { ...eventAttributes('Listed'), 'starts-at': inDays(20), 'ends-at': inDays(21), ...complete }, {
+    'event-topic': { data: { type: 'event-topic', id: topic } },
+    ...classified,
+  });
+  const demoted = await event('Demoted', inDays(22), inDays(23), complete);
+  const featured = await event('Featured', inDays(24), inDays(25), { 'is-sessions-speakers-enabled': true });
+  const flag = (id: string, attributes: Record<string, boolean>) =>
+    frontEnd(base, admin).adapter('PATCH', `/v1/events/${id}`, { body: { data: { type: 'event', id, attributes } } });
+  t.equal((await flag(featured, { 'is-featured': true })).status, 200);
+  t.equal((await flag(demoted, { 'is-demoted': true, 'is-promoted': true })).status, 200);
+
+  const now = new Date().toISOString();
+  const published = { and: [{ name: 'state', op: 'eq', val: 'published' }, { name: 'privacy', op: 'eq', val: 'public' }] };
+  const include = 'event-topic,event-sub-topic,event-type';
+  const visitor = frontEnd(base);
+  const featuredList = await visitor.adapter('GET', '/v1/events', {
+    query: {
+      sort: 'starts-at',
+      include,
+      filter: [{ and: [...published.and, { name: 'is-featured', op: 'eq', val: true }] }, { or: [{ name: 'ends-at', op: 'ge', val: now }] }],
+      cache: true,
+      public: true,
+      'page[size]': 6,
+    },
+  });
+  t.equal(featuredList.status, 200);
+  t.strictSame(featuredList.body.data.map((e: { id: string }) => e.id), [featured]);
+
+  const upcomingEventsFilter = {
+    or: [
+      { name: 'is-featured', op: 'eq', val: true },
+      { name: 'is-promoted', op: 'eq', val: true },
+      {
+        and: [
+          { name: 'logo-url', op: 'ne', val: null },
+          { name: 'original-image-url', op: 'ne', val: null },
+          { name: 'event-topic', op: 'ne', val: null },
+          { name: 'event-sub-topic', op: 'ne', val: null },
+          { name: 'event-type', op: 'ne', val: null },
+        ],
+      },
+    ],
+  };
+  const cfs = await visitor.adapter('GET', '/v1/events', {
+    query: {
+      sort: 'starts-at',
+      include,
+      filter: [
+        { and: [...published.and, upcomingEventsFilter, { name: 'is-sessions-speakers-enabled', op: 'eq', val: true }, { name: 'is-demoted', op: 'eq', val: false }] },
+        { or: [{ name: 'ends-at', op: 'ge', val: now }, { name: 'starts-at', op: 'ge', val: now }] },
+      ],
+      cache: true,
+      public: true,
+      'page[size]': 6,
+    },
+  });
+  t.equal(cfs.status, 200);
+  t.strictSame(cfs.body.data.map((e: { id: string }) => e.id), [listed, featured], 'the complete listing and the featured event; not the demoted one');
+  t.strictSame(cfs.body.data[0].relationships['event-type'].data, { type: 'event-type', id: type });
+  t.strictSame(cfs.body.included.map((i: { type: string; id: string }) => `${i.type} ${i.id}`).sort(), [`event-sub-topic ${sub}`, `event-topic ${topic}`, `event-type ${type}`]);
+
+  const upcoming = await visitor.adapter('GET', '/v1/events/upcoming', { query: { upcoming: true, include, cache: true, public: true, 'page[size]': 12 } });
+  t.equal(upcoming.status, 200);
+  t.ok(upcoming.body.data.some((e: { id: string }) => e.id === listed));
+});

@@ -55,6 +55,8 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     }),
   );
   const page = await create(app, admin, 'pages', 'page', { name: 'About', url: '/about', description: 'About us' });
+  const eventType = await create(app, admin, 'event-types', 'event-type', { name: 'Conference' });
+  const subTopic = await create(app, admin, 'event-sub-topics', 'event-sub-topic', { name: 'Robotics' }, { 'event-topic': rel('event-topic', topic) });
   // Only the server writes notifications (a finished import): one row as an import would leave it.
   const [notification] = await app.sql<{ id: number }[]>`insert into notifications (user_id, title, message) values (${Number(cast.owner.id)}, 'Import done', 'Your event was imported') returning id`;
   const exported = await must(
@@ -76,6 +78,8 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     ['user', [cast.owner, cast.organizer, cast.coorganizer, cast.speaker, cast.other, cast.admin].map((u) => u.id)],
     ['event', records((r) => r.event)],
     ['event-topic', [topic]],
+    ['event-type', [eventType]],
+    ['event-sub-topic', [subTopic]],
     ['event-copyright', records((r) => r.copyright)],
     ['social-link', records((r) => r.socialLink)],
     ['microlocation', records((r) => r.microlocation)],

@@ -73,11 +73,15 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
   const completed = await completeOrder(app, cast.organizer.token, done);
   const page = await create(app, cast.admin.token, 'pages', 'page', { name: 'Terms', url: '/terms', description: 'The terms' });
   const notification = await notify(app, cast.owner);
+  const eventType = await create(app, cast.admin.token, 'event-types', 'event-type', { name: 'Conference' });
+  const subTopic = await create(app, cast.admin.token, 'event-sub-topics', 'event-sub-topic', { name: 'Robotics' }, { 'event-topic': rel('event-topic', world.topic) });
 
   const ids: Record<string, string> = {
     users: cast.owner.id,
     events: p.event,
     'event-topics': world.topic,
+    'event-types': eventType,
+    'event-sub-topics': subTopic,
     'event-copyrights': p.copyright,
     'event-copyright': p.copyright,
     'social-links': p.socialLink,

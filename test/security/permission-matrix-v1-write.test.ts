@@ -59,6 +59,7 @@ t.test('other write routes of the event service x callers', async (t) => {
   const staffMade = (path: string, type: string, attributes: Record<string, unknown>): Recipe => async () => ({
     path: `/v1/${path}/${await create(app, cast.admin.token, path, type, attributes)}`,
   });
+  const subTopic = () => document('event-sub-topic', { name: `Sub-topic ${next()}` }, { 'event-topic': rel('event-topic', topic) });
   const order = (attributes: Record<string, unknown>) => document('order', attributes, { event: rel('event', w.bazaar) });
   const png = dataUri(await makeImage('png'), 'png');
   const zip = new AdmZip();
@@ -94,6 +95,12 @@ t.test('other write routes of the event service x callers', async (t) => {
     'PATCH /v1/events/{id}': () => update('event', p.event, { name: `Open Summit ${next()}` }),
     'DELETE /v1/events/{id}': async () => ({ path: `/v1/events/${await freshEvent()}` }),
     'PATCH /v1/events/{id}/relationships/event-topic': () => toOne('event-topic', topic),
+    'PATCH /v1/events/{id}/relationships/event-type': () => toOne('event-type', w.ids['event-types']!),
+    'PATCH /v1/events/{id}/relationships/event-sub-topic': () => toOne('event-sub-topic', w.ids['event-sub-topics']!),
+    'PATCH /v1/events/{id} [is-featured: true]': async () => {
+      const id = await freshEvent();
+      return { path: `/v1/events/${id}`, ...update('event', id, { 'is-featured': true }) };
+    },
     'POST /v1/events/{id}/speakers': () => newRecord('speakers', p.event),
     'POST /v1/events/{id}/custom-forms': () => newRecord('custom-forms', p.event),
     ...Object.fromEntries([...roles('organizers'), ...roles('coorganizers')]),
@@ -102,6 +109,16 @@ t.test('other write routes of the event service x callers', async (t) => {
     'POST /v1/event-topics': () => document('event-topic', { name: `Topic ${next()}` }),
     'PATCH /v1/event-topics/{id}': () => update('event-topic', topic, { name: `Topic ${next()}` }),
     'DELETE /v1/event-topics/{id}': staffMade('event-topics', 'event-topic', { name: 'Gone' }),
+    'POST /v1/event-topics/{id}/event-sub-topics': () => subTopic(),
+    'POST /v1/event-types': () => document('event-type', { name: `Type ${next()}` }),
+    'PATCH /v1/event-types/{id}': () => update('event-type', w.ids['event-types']!, { name: `Type ${next()}` }),
+    'DELETE /v1/event-types/{id}': staffMade('event-types', 'event-type', { name: 'Gone' }),
+    'POST /v1/event-sub-topics': () => subTopic(),
+    'PATCH /v1/event-sub-topics/{id}': () => update('event-sub-topic', w.ids['event-sub-topics']!, { name: `Sub-topic ${next()}` }),
+    'DELETE /v1/event-sub-topics/{id}': async () => ({
+      path: `/v1/event-sub-topics/${await create(app, cast.admin.token, 'event-sub-topics', 'event-sub-topic', { name: 'Gone' }, { 'event-topic': rel('event-topic', topic) })}`,
+    }),
+    'PATCH /v1/event-sub-topics/{id}/relationships/event-topic': () => toOne('event-topic', topic),
     'POST /v1/pages': () => document('page', { name: 'About', url: '/about', description: 'About us' }),
     'PATCH /v1/pages/{id}': () => update('page', w.page, { title: `Terms ${next()}` }),
     'DELETE /v1/pages/{id}': staffMade('pages', 'page', { name: 'Old', url: '/old', description: 'Old' }),

@@ -92,7 +92,7 @@ const PATHS: Record<string, string> = {
   speakers: 'speakers', tracks: 'tracks', session_types: 'session-types', sessions: 'sessions',
 };
 const LINKS: Record<string, [string, string][]> = {
-  event: [['event_topic_id', 'event-topic'], ['owner_id', 'owner']],
+  event: [['event_topic_id', 'event-topic'], ['event_type_id', 'event-type'], ['event_sub_topic_id', 'event-sub-topic'], ['owner_id', 'owner']],
   speakers: [['user_id', 'user']],
   sessions: [['track_id', 'track'], ['microlocation_id', 'microlocation'], ['session_type_id', 'session-type'], ['creator_id', 'creator']],
 };

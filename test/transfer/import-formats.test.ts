@@ -41,6 +41,7 @@ t.test('a crafted archive in the public Open Event style imports completely', as
     timezone: 'Asia/Singapore', latitude: '', longitude: 103.85, 'location-name': 'Lifelong Learning Institute',
     description: 'Open tech', 'logo-url': '/images/logo', 'original-image-url': 'images/not-there.png', 'ticket-url': '',
     privacy: 'public', state: 'published', 'owner-id': 99, 'event-topic-id': 9999, creator: { id: 99 }, 'unknown-thing': 'dropped',
+    online: 'yes', 'payment-currency': 'SGD', 'is-featured': true, 'is-promoted': false, 'event-type': 'Meetup',
   });
   put('forms', [
     { id: 12, form: 'speaker', field_identifier: 'shirt', type: 'select', is_required: 'true', is_included: true, foo: 1 },
@@ -111,10 +112,13 @@ t.test('a crafted archive in the public Open Event style imports completely', as
   const { warnings, ...rest } = result;
   t.strictSame(rest, { event_name: 'FOSSASIA Summit', id, url: `${PUBLIC}/e/${identifier}` }, 'task result');
   t.strictSame(warnings, {
-    total: 12,
+    total: 15,
     items: [
       warning('event', 7, 'original-image-url', 'images/not-there.png', 'no such file in the archive: left out'),
+      warning('event', 7, 'online', 'yes', 'read as true'),
+      warning('event', 7, 'is-featured', true, 'set by administrators only: left out'),
       warning('event', 7, 'event-topic-id', 9999, 'no such event topic in this service: left out'),
+      warning('event', 7, 'event-type', 'Meetup', 'no such event type in this service: left out'),
       warning('event', 7, 'unknown-thing', 'dropped', 'this service has no such field: not carried over'),
       warning('forms', null, 'foo', 1, 'this service has no such field: not carried over (1 of 2 records have a value)'),
       warning('microlocations', null, 'color', 'ignored', 'this service has no such field: not carried over (1 of 2 records have a value)'),
@@ -131,6 +135,7 @@ t.test('a crafted archive in the public Open Event style imports completely', as
     name: 'FOSSASIA Summit', 'starts-at': '2030-03-10T09:00:00.000Z', 'ends-at': '2030-03-12T18:00:00.000Z', timezone: 'Asia/Singapore',
     latitude: null, longitude: 103.85, 'location-name': 'Lifelong Learning Institute', description: 'Open tech',
     'original-image-url': null, 'ticket-url': null, privacy: 'public', state: 'published',
+    online: true, 'payment-currency': 'SGD', 'is-featured': false, 'is-promoted': false,
   });
   t.notOk('unknown-thing' in ev.attributes, 'unknown fields dropped');
   t.match(ev.attributes['logo-url'], MEDIA_URL, 'the logo is stored');

@@ -36,6 +36,8 @@ const cast = await createCast(app);
 const importer = await seedUser(app);
 const owner = cast.owner.token;
 const topic = await create(app, cast.admin.token, 'event-topics', 'event-topic', { name: 'Science & Technology' });
+const eventType = await create(app, cast.admin.token, 'event-types', 'event-type', { name: 'Conference' });
+const subTopic = await create(app, cast.admin.token, 'event-sub-topics', 'event-sub-topic', { name: 'Open Source' }, { 'event-topic': rel('event-topic', topic) });
 
 /** Bytes behind a media URL: our own storage through the app, the loopback server's from its map. */
 async function bytesOf(url: string): Promise<Buffer> {
@@ -74,9 +76,31 @@ const event = await create(
     'ticket-url': 'https://tickets.example.org/summit',
     privacy: 'private',
     'code-of-conduct': 'Be excellent to each other.',
+    // The Open Event front end's settings of an event (open-event-frontend:app/models/event.js:29-110).
+    online: true,
+    'searchable-location-name': 'Berlin',
+    'public-stream-link': 'https://stream.example.org/summit',
+    'stream-autoplay': true,
+    'is-map-shown': false,
+    'is-sessions-speakers-enabled': true,
+    'is-document-enabled': true,
+    'document-links': [{ name: 'Venue map', link: 'https://summit.example.org/map.pdf' }],
+    'can-pay-by-bank': true,
+    'bank-details': 'IBAN DE00 0000 0000 0000',
+    'payment-country': 'Germany',
+    'payment-currency': 'EUR',
+    'paypal-email': 'pay@summit.example.org',
+    'refund-policy': 'Refunds until a week before.',
+    'schedule-published-on': '2030-04-01T10:00:00.000Z',
+    'has-owner-info': true,
+    'owner-name': 'Summit e.V.',
+    'owner-description': 'We run the summit.',
+    'after-order-message': 'See you in Berlin!',
   },
   {
     'event-topic': rel('event-topic', topic),
+    'event-type': rel('event-type', eventType),
+    'event-sub-topic': rel('event-sub-topic', subTopic),
     organizers: { data: [{ type: 'user', id: cast.organizer.id }] },
     coorganizers: { data: [{ type: 'user', id: cast.coorganizer.id }] },
   },
@@ -265,6 +289,7 @@ t.test('export with all flags, download, import, and the new event equals the ol
   }
   await same(t, 'event', before.event, after.event, ['logo-url', 'original-image-url'], VARIANTS.event);
   t.same(relIds(after.event, 'event-topic'), topic, 'event topic kept (it exists here)');
+  t.same([relIds(after.event, 'event-type'), relIds(after.event, 'event-sub-topic')], [eventType, subTopic], 'event type and sub-topic kept');
   t.same(relIds(after.event, 'owner'), importer.id, 'owner is the importer');
   t.same(relIds(before.event, 'owner'), cast.owner.id);
   t.same(relIds(before.lists.sessions![1]!, 'microlocation'), rooms[1], 'the old sessions have their links');

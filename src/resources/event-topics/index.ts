@@ -34,6 +34,13 @@ export const eventTopicResource = defineResource({
       foreignKey: 'eventTopicId',
       description: 'events of the topic that the caller may see',
     },
+    'event-sub-topics': {
+      kind: 'toMany',
+      type: 'event-sub-topic',
+      foreignKey: 'eventTopicId',
+      inverse: 'event-topic',
+      description: 'the sub-topics of the topic',
+    },
   },
   policy: staffWritten,
 });

@@ -11,6 +11,7 @@ import {
 } from '../attributes.js';
 import { checkPeriod } from '../period.js';
 
+import { checkDocumentLinks, eventOptions } from './options.js';
 import { eventPolicy } from './policy.js';
 import { requireRole } from './access.js';
 
@@ -77,11 +78,14 @@ export const eventResource = defineResource({
       }),
     },
     'code-of-conduct': optionalText('codeOfConduct', 100_000),
+    ...eventOptions,
     'created-at': createdAt,
     'deleted-at': deletedAt,
   },
   relationships: {
     'event-topic': { kind: 'toOne', type: 'event-topic', column: 'eventTopicId' },
+    'event-type': { kind: 'toOne', type: 'event-type', column: 'eventTypeId', description: 'the kind of event' },
+    'event-sub-topic': { kind: 'toOne', type: 'event-sub-topic', column: 'eventSubTopicId', description: 'the sub-topic of the event\'s topic' },
     'event-copyright': { kind: 'toOne', type: 'event-copyright', foreignKey: 'eventId', readOnly: true },
     'social-links': recordsOfEvent('social-link', 'links to the event elsewhere'),
     microlocations: recordsOfEvent('microlocation', 'rooms and places of the event'),
@@ -117,9 +121,11 @@ export const eventResource = defineResource({
       values.ownerId = loggedIn(ctx).id;
       values.identifier = newIdentifier();
       checkPeriod(values);
+      checkDocumentLinks(values);
     },
     beforeUpdate(_ctx, row, values) {
       checkPeriod(values, row);
+      checkDocumentLinks(values, row);
     },
   }),
 });

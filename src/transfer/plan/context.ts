@@ -30,6 +30,9 @@ export interface Plan {
   files: PlannedFile[];
 }
 
+/** The admin-managed lists an event is filed under. */
+export type EventListing = 'event-topic' | 'event-type' | 'event-sub-topic';
+
 export interface PlanEnv {
   warnings: Warnings;
   /**
@@ -37,8 +40,8 @@ export interface PlanEnv {
    * the path named the file only loosely; null when the archive has none.
    */
   media(path: string): Promise<{ url: string; note?: string } | null>;
-  /** The id of this service's event topic with this id or name. */
-  topic(idOrName: number | string): Promise<number | undefined>;
+  /** The id of this service's live topic, type or sub-topic with this id or name (a sub-topic: of `topic` when given). */
+  listed(type: EventListing, idOrName: number | string, topic?: number): Promise<number | undefined>;
 }
 
 /** What reading the records of an archive knows as it goes. */

@@ -6,7 +6,8 @@ import { resolveTimeZone } from '../repairs/time-zones.js';
 import { ImportError } from '../repairs/warnings.js';
 import { isEmpty, type SourceField, type SourceFile, type SourceRecord, type Sources } from '../sources.js';
 import { checkSessionPeriod, checkUnique, missingRequired, readAttributes } from './attributes.js';
-import { warnAbout, type Context, type Plan, type PlanEnv, type PlannedFile, type PlannedRecord, type Warn } from './context.js';
+import { ADMIN_FLAGS } from '../../resources/events/options.js';
+import { warnAbout, type Context, type EventListing, type Plan, type PlanEnv, type PlannedFile, type PlannedRecord, type Warn } from './context.js';
 import { LINK_FIELDS, listedBy, refsOf, speakersOf } from './links.js';
 
 export type { Plan, PlanEnv, PlannedFile, PlannedRecord } from './context.js';
@@ -50,17 +51,20 @@ function warnUnknown(env: PlanEnv, source: SourceFile) {
   }
 }
 
-/** The event's topic, named by id or by name (`topic: "Science & Technology"`), if this service has it. */
-async function topicOf(ctx: Context, warn: Warn, record: SourceRecord): Promise<number | undefined> {
-  const field = record.fields.get('event_topic_id') ?? record.fields.get('event_topic');
+const LISTING_NAMES: Record<EventListing, string> = { 'event-topic': 'event topic', 'event-type': 'event type', 'event-sub-topic': 'event sub-topic' };
+
+/** The event's topic, type or sub-topic, named by id or by name (`topic: "Science & Technology"`), if this service has it. */
+async function listedOf(ctx: Context, warn: Warn, record: SourceRecord, type: EventListing, topic?: number): Promise<number | undefined> {
+  const key = snake(type);
+  const field = record.fields.get(`${key}_id`) ?? record.fields.get(key);
   const value = field?.value;
   if (!field || value === null || value === '') return undefined;
   const object = value !== null && typeof value === 'object' ? (value as Json) : undefined;
   const named = idKey(value) !== undefined ? Number(idKey(value)) : typeof (object?.name ?? value) === 'string' ? ((object?.name ?? value) as string).trim() : undefined;
-  // PostgreSQL text holds no NUL: no topic has such a name.
-  const topic = named === undefined || named === '' || String(named).includes('\0') ? undefined : await ctx.env.topic(named);
-  if (topic === undefined) warn({ field: field.name, value, action: 'no such event topic in this service: left out' });
-  return topic;
+  // PostgreSQL text holds no NUL: no record has such a name.
+  const found = named === undefined || named === '' || String(named).includes('\0') ? undefined : await ctx.env.listed(type, named, topic);
+  if (found === undefined) warn({ field: field.name, value, action: `no such ${LISTING_NAMES[type]} in this service: left out` });
+  return found;
 }
 
 async function planEvent(ctx: Context, source: SourceFile, record: SourceRecord): Promise<PlannedRecord> {
@@ -72,9 +76,19 @@ async function planEvent(ctx: Context, source: SourceFile, record: SourceRecord)
   if (Date.parse(attributes['ends-at'] as string) <= Date.parse(attributes['starts-at'] as string)) {
     throw new ImportError(`${where}: ends_at is not after starts_at: the event cannot be made`);
   }
+  // The home page's list flags are the administrators' to set, not an importer's.
+  for (const flag of Object.keys(ADMIN_FLAGS)) {
+    const field = record.fields.get(snake(flag));
+    if (attributes[flag] === true) warn({ field: field!.name, value: field!.value, action: 'set by administrators only: left out' });
+    delete attributes[flag];
+  }
   const values = await attributeValues(modelOf('event'), attributes);
-  const topic = await topicOf(ctx, warn, record);
+  const topic = await listedOf(ctx, warn, record, 'event-topic');
   if (topic !== undefined) values.eventTopicId = topic;
+  const type = await listedOf(ctx, warn, record, 'event-type');
+  if (type !== undefined) values.eventTypeId = type;
+  const subTopic = await listedOf(ctx, warn, record, 'event-sub-topic', topic);
+  if (subTopic !== undefined) values.eventSubTopicId = subTopic;
   return { key: record.key, values, refs: [], speakers: [] };
 }
 

@@ -1,0 +1,39 @@
+import { eventSubTopics } from '../../../db/schema/index.js';
+import { defineResource } from '../../jsonapi/resource.js';
+import { Text } from '../../jsonapi/types.js';
+import { deletedAt, requiredText } from '../attributes.js';
+import { slugOf } from '../event-topics/index.js';
+import { staffWritten } from '../staff-written.js';
+
+export const eventSubTopicResource = defineResource({
+  type: 'event-sub-topic',
+  path: 'event-sub-topics',
+  name: 'EventSubTopic',
+  tag: 'Event sub-topics',
+  description:
+    'A sub-topic of an event topic (Science & Technology: Robotics). Everyone reads them; administrators write them, ' +
+    'each under its topic.',
+  table: eventSubTopics,
+  softDelete: 'deletedAt',
+  attributes: {
+    name: { ...requiredText('name', 255), write: (v) => ({ name: v, slug: slugOf(v as string) }) },
+    slug: { column: 'slug', schema: Text(255, { description: 'derived from the name' }), readOnly: true },
+    'deleted-at': deletedAt,
+  },
+  relationships: {
+    'event-topic': {
+      kind: 'toOne',
+      type: 'event-topic',
+      column: 'eventTopicId',
+      required: true,
+      description: 'the topic the sub-topic belongs to',
+    },
+    events: {
+      kind: 'toMany',
+      type: 'event',
+      foreignKey: 'eventSubTopicId',
+      description: 'events of the sub-topic that the caller may see',
+    },
+  },
+  policy: staffWritten,
+});
