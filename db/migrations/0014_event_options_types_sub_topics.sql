@@ -67,6 +67,6 @@ ALTER TABLE "events" ADD CONSTRAINT "events_event_type_id_event_types_id_fk" FOR
 ALTER TABLE "events" ADD CONSTRAINT "events_event_sub_topic_id_event_sub_topics_id_fk" FOREIGN KEY ("event_sub_topic_id") REFERENCES "public"."event_sub_topics"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "events_event_type_id_idx" ON "events" USING btree ("event_type_id");--> statement-breakpoint
 CREATE INDEX "events_event_sub_topic_id_idx" ON "events" USING btree ("event_sub_topic_id");--> statement-breakpoint
--- hand-written (fe-event)
+-- hand-written: the change trigger of the new tables (migration 0010)
 CREATE TRIGGER oe_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON public.event_types FOR EACH STATEMENT EXECUTE FUNCTION oe_notify_change();--> statement-breakpoint
 CREATE TRIGGER oe_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON public.event_sub_topics FOR EACH STATEMENT EXECUTE FUNCTION oe_notify_change();
