@@ -14,7 +14,7 @@ const CHECK_IN = ['is-checked-in', 'checkin-times', 'checkout-times'];
 
 /** The order's buyer and status, when the order is live. */
 async function orderOf(ctx: Ctx, id: unknown) {
-  const orderId = integerId(id);
+  const orderId = typeof id === 'number' ? id : integerId(id);
   if (orderId === undefined) return undefined;
   const [row] = await ctx.db
     .select({ userId: orders.userId, eventId: orders.eventId, status: orders.status })
