@@ -19,7 +19,7 @@ export const stripeAuthorizationResource = defineResource({
   name: 'StripeAuthorization',
   tag: 'Stripe authorizations',
   description:
-    "An event's Stripe Connect authorization. This server has no Stripe integration: a create by the " +
+    "An event's Stripe Connect authorization. This server has no Stripe integration: a create or update by the " +
     "event's organizers answers 422, so none exists and an event's stripe-authorization is always null.",
   table: stripeAuthorizations,
   attributes: {
@@ -37,7 +37,10 @@ export const stripeAuthorizationResource = defineResource({
       await requireRole(ctx, namedEvent(named), 'organizer', `Related event "${String(named)}" not found`);
       throw unprocessable(NO_STRIPE, '/data/attributes/stripe-auth-code');
     },
-    update: (ctx, row) => requireRole(ctx, row.eventId as number, 'organizer'),
+    async update(ctx, row) {
+      await requireRole(ctx, row.eventId as number, 'organizer');
+      throw unprocessable(NO_STRIPE, '/data/attributes/stripe-auth-code');
+    },
     delete: (ctx, row) => requireRole(ctx, row.eventId as number, 'organizer'),
   },
 });
