@@ -3458,7 +3458,7 @@ export interface paths {
         };
         /**
          * List stripe-authorizations
-         * @description Pages of stripe-authorizations with sort, filter, include and sparse fieldsets. An event's Stripe Connect authorization. This server has no Stripe integration: a create by the event's organizers answers 422, so none exists and an event's stripe-authorization is always null.
+         * @description Pages of stripe-authorizations with sort, filter, include and sparse fieldsets. An event's Stripe Connect authorization. This server has no Stripe integration: a create or update by the event's organizers answers 422, so none exists and an event's stripe-authorization is always null.
          */
         get: operations["listStripeAuthorizations"];
         put?: never;
@@ -9584,7 +9584,7 @@ export interface components {
                 } | null;
             };
         };
-        /** @description An event's Stripe Connect authorization. This server has no Stripe integration: a create by the event's organizers answers 422, so none exists and an event's stripe-authorization is always null. */
+        /** @description An event's Stripe Connect authorization. This server has no Stripe integration: a create or update by the event's organizers answers 422, so none exists and an event's stripe-authorization is always null. */
         StripeAuthorizationResource: {
             /** @enum {string} */
             type: "stripe-authorization";

@@ -8,7 +8,7 @@ import { unprocessable } from '../../jsonapi/errors.js';
 import type { Row } from '../../jsonapi/resource.js';
 
 /** starts-at < ends-at, and a soft end (when set) within the call, as the write would leave it. */
-function checkCall(values: Record<string, unknown>, current?: Row) {
+export function checkCall(values: Record<string, unknown>, current?: Row) {
   checkPeriod(values, current);
   const get = (k: string) => (k in values ? values[k] : current?.[k]);
   const soft = get('softEndsAt');
