@@ -972,6 +972,210 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/{id}/relationships/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event tickets
+         * @description The resource identifiers of the event's tickets.
+         */
+        get: operations["getEventTicketsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tickets of a event
+         * @description Only the tickets related to this event, with every list feature.
+         */
+        get: operations["getEventTickets"];
+        put?: never;
+        /**
+         * Create a ticket of a event
+         * @description Creates a ticket whose event is this event; the document may leave out event, taken from the path. Otherwise as POST /v1/tickets.
+         */
+        post: operations["createEventTickets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/tax": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event tax
+         * @description The resource identifiers of the event's tax.
+         */
+        get: operations["getEventTaxRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/tax": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tax of a event
+         * @description The related tax, or null.
+         */
+        get: operations["getEventTax"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/speakers-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event speakers-call
+         * @description The resource identifiers of the event's speakers-call.
+         */
+        get: operations["getEventSpeakersCallRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/speakers-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The speakers-call of a event
+         * @description The related speakers-call, or null.
+         */
+        get: operations["getEventSpeakersCall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/stripe-authorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event stripe-authorization
+         * @description The resource identifiers of the event's stripe-authorization.
+         */
+        get: operations["getEventStripeAuthorizationRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/stripe-authorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stripe-authorization of a event
+         * @description The related stripe-authorization, or null.
+         */
+        get: operations["getEventStripeAuthorization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/attendees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event attendees
+         * @description The resource identifiers of the event's attendees.
+         */
+        get: operations["getEventAttendeesRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/attendees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the attendees of a event
+         * @description Only the attendees related to this event, with every list feature.
+         */
+        get: operations["getEventAttendees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events/{id}/relationships/owner": {
         parameters: {
             query?: never;
@@ -2985,6 +3189,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders/{id}/relationships/attendees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of order attendees
+         * @description The resource identifiers of the order's attendees.
+         */
+        get: operations["getOrderAttendeesRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/attendees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the attendees of a order
+         * @description Only the attendees related to this order, with every list feature.
+         */
+        get: operations["getOrderAttendees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/relationships/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of order tickets
+         * @description The resource identifiers of the order's tickets.
+         */
+        get: operations["getOrderTicketsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tickets of a order
+         * @description Only the tickets related to this order, with every list feature.
+         */
+        get: operations["getOrderTickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/pages": {
         parameters: {
             query?: never;
@@ -3121,6 +3405,726 @@ export interface paths {
          * @description The related user, or null.
          */
         get: operations["getNotificationUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tickets
+         * @description Pages of tickets with sort, filter, include and sparse fieldsets. A kind of ticket an event sells. Readable where the event is; hidden tickets exist only for the event's organizers, coorganizers and administrators (404 for everyone else). Written by the event's organizers and coorganizers. max-order must not be below min-order, quantity must be positive and not below min-order or max-order, a paid ticket needs a price, a donation min-price not above max-price, and sales end after they start: checked on create and on update against the stored values.
+         */
+        get: operations["listTickets"];
+        put?: never;
+        /**
+         * Create a ticket
+         * @description Creates a ticket; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a ticket
+         * @description One ticket, with include and sparse fieldsets.
+         */
+        get: operations["getTicket"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a ticket
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteTicket"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a ticket
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateTicket"];
+        trace?: never;
+    };
+    "/v1/tickets/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of ticket event
+         * @description The resource identifiers of the ticket's event.
+         */
+        get: operations["getTicketEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace ticket event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateTicketEventRelationship"];
+        trace?: never;
+    };
+    "/v1/tickets/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a ticket
+         * @description The related event, or null.
+         */
+        get: operations["getTicketEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/relationships/attendees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of ticket attendees
+         * @description The resource identifiers of the ticket's attendees.
+         */
+        get: operations["getTicketAttendeesRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/attendees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the attendees of a ticket
+         * @description Only the attendees related to this ticket, with every list feature.
+         */
+        get: operations["getTicketAttendees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/relationships/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of ticket orders
+         * @description The resource identifiers of the ticket's orders.
+         */
+        get: operations["getTicketOrdersRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{id}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the orders of a ticket
+         * @description Only the orders related to this ticket, with every list feature.
+         */
+        get: operations["getTicketOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/taxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List taxes
+         * @description Pages of taxes with sort, filter, include and sparse fieldsets. The tax on the tickets of an event: at most one per event (a second one is 409). Name, rate and is-tax-included-in-price are public where the event is; the invoicing details are shown only to the event's organizers, coorganizers and administrators. Written by the event's organizers and coorganizers.
+         */
+        get: operations["listTaxes"];
+        put?: never;
+        /**
+         * Create a tax
+         * @description Creates a tax; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createTax"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/taxes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tax
+         * @description One tax, with include and sparse fieldsets.
+         */
+        get: operations["getTax"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tax
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteTax"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a tax
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateTax"];
+        trace?: never;
+    };
+    "/v1/taxes/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of tax event
+         * @description The resource identifiers of the tax's event.
+         */
+        get: operations["getTaxEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace tax event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateTaxEventRelationship"];
+        trace?: never;
+    };
+    "/v1/taxes/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a tax
+         * @description The related event, or null.
+         */
+        get: operations["getTaxEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/speakers-calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List speakers-calls
+         * @description Pages of speakers-calls with sort, filter, include and sparse fieldsets. The call for speakers of an event: at most one per event (a second one is 409). Readable where the event is (the front end compares the hash of a private call's link itself); written by the event's organizers and coorganizers. ends-at must be after starts-at.
+         */
+        get: operations["listSpeakersCalls"];
+        put?: never;
+        /**
+         * Create a speakers-call
+         * @description Creates a speakers-call; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createSpeakersCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/speakers-calls/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a speakers-call
+         * @description One speakers-call, with include and sparse fieldsets.
+         */
+        get: operations["getSpeakersCall"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a speakers-call
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteSpeakersCall"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a speakers-call
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateSpeakersCall"];
+        trace?: never;
+    };
+    "/v1/speakers-call/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a speakers-call
+         * @description One speakers-call, with include and sparse fieldsets. Alias of /v1/speakers-calls/{id}, kept for clients of the old path.
+         */
+        get: operations["getSpeakersCallAlias"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a speakers-call
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read. Alias of /v1/speakers-calls/{id}, kept for clients of the old path.
+         */
+        delete: operations["deleteSpeakersCallAlias"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a speakers-call
+         * @description Changes the attributes and relationships the document names; others keep their values. Alias of /v1/speakers-calls/{id}, kept for clients of the old path.
+         */
+        patch: operations["updateSpeakersCallAlias"];
+        trace?: never;
+    };
+    "/v1/speakers-calls/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of speakers-call event
+         * @description The resource identifiers of the speakers-call's event.
+         */
+        get: operations["getSpeakersCallEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace speakers-call event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateSpeakersCallEventRelationship"];
+        trace?: never;
+    };
+    "/v1/speakers-calls/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a speakers-call
+         * @description The related event, or null.
+         */
+        get: operations["getSpeakersCallEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stripe-authorizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List stripe-authorizations
+         * @description Pages of stripe-authorizations with sort, filter, include and sparse fieldsets. An event's Stripe Connect authorization. This server has no Stripe integration: a create or update by the event's organizers answers 422, so none exists and an event's stripe-authorization is always null.
+         */
+        get: operations["listStripeAuthorizations"];
+        put?: never;
+        /**
+         * Create a stripe-authorization
+         * @description Creates a stripe-authorization; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createStripeAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stripe-authorizations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a stripe-authorization
+         * @description One stripe-authorization, with include and sparse fieldsets.
+         */
+        get: operations["getStripeAuthorization"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a stripe-authorization
+         * @description Deletes the stripe-authorization.
+         */
+        delete: operations["deleteStripeAuthorization"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a stripe-authorization
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateStripeAuthorization"];
+        trace?: never;
+    };
+    "/v1/stripe-authorizations/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of stripe-authorization event
+         * @description The resource identifiers of the stripe-authorization's event.
+         */
+        get: operations["getStripeAuthorizationEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace stripe-authorization event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateStripeAuthorizationEventRelationship"];
+        trace?: never;
+    };
+    "/v1/stripe-authorizations/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a stripe-authorization
+         * @description The related event, or null.
+         */
+        get: operations["getStripeAuthorizationEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/attendees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List attendees
+         * @description Pages of attendees with sort, filter, include and sparse fieldsets. A ticket holder: one ticket of an order. Private: the event's organizers and coorganizers see the event's, the buyer those of their orders, a holder linked to a user that user, administrators all. Organizers write them; the buyer adds and edits holders of an open (initializing or pending) order of theirs; check-in members are for organizers only. The ticket and the order must belong to the event.
+         */
+        get: operations["listAttendees"];
+        put?: never;
+        /**
+         * Create a attendee
+         * @description Creates a attendee; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createAttendee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/attendees/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a attendee
+         * @description One attendee, with include and sparse fieldsets.
+         */
+        get: operations["getAttendee"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a attendee
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteAttendee"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a attendee
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateAttendee"];
+        trace?: never;
+    };
+    "/v1/attendees/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of attendee event
+         * @description The resource identifiers of the attendee's event.
+         */
+        get: operations["getAttendeeEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace attendee event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateAttendeeEventRelationship"];
+        trace?: never;
+    };
+    "/v1/attendees/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a attendee
+         * @description The related event, or null.
+         */
+        get: operations["getAttendeeEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/attendees/{id}/relationships/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of attendee order
+         * @description The resource identifiers of the attendee's order.
+         */
+        get: operations["getAttendeeOrderRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace attendee order
+         * @description Sets the order (or clears it with null).
+         */
+        patch: operations["updateAttendeeOrderRelationship"];
+        trace?: never;
+    };
+    "/v1/attendees/{id}/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The order of a attendee
+         * @description The related order, or null.
+         */
+        get: operations["getAttendeeOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/attendees/{id}/relationships/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of attendee ticket
+         * @description The resource identifiers of the attendee's ticket.
+         */
+        get: operations["getAttendeeTicketRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace attendee ticket
+         * @description Sets the ticket (or clears it with null).
+         */
+        patch: operations["updateAttendeeTicketRelationship"];
+        trace?: never;
+    };
+    "/v1/attendees/{id}/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ticket of a attendee
+         * @description The related ticket, or null.
+         */
+        get: operations["getAttendeeTicket"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/attendees/{id}/relationships/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of attendee user
+         * @description The resource identifiers of the attendee's user.
+         */
+        get: operations["getAttendeeUserRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace attendee user
+         * @description Sets the user (or clears it with null).
+         */
+        patch: operations["updateAttendeeUserRelationship"];
+        trace?: never;
+    };
+    "/v1/attendees/{id}/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user of a attendee
+         * @description The related user, or null.
+         */
+        get: operations["getAttendeeUser"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4269,13 +5273,13 @@ export interface components {
         };
         UserDocument: {
             data: components["schemas"]["UserResource"];
-            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         UserListDocument: {
             data: components["schemas"]["UserResource"][];
-            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -5126,6 +6130,51 @@ export interface components {
                     id: string;
                 }[];
             };
+            /** @description tickets the event sells (hidden ones for its organizers only) */
+            tickets?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "ticket";
+                    id: string;
+                }[];
+            };
+            /** @description the tax on the tickets, if any */
+            tax?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "tax";
+                    id: string;
+                } | null;
+            };
+            /** @description the call for speakers, if any */
+            "speakers-call"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "speakers-call";
+                    id: string;
+                } | null;
+            };
+            /** @description always null: this server has no Stripe integration */
+            "stripe-authorization"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "stripe-authorization";
+                    id: string;
+                } | null;
+            };
+            /** @description ticket holders of the event; its organizers and coorganizers only */
+            attendees?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "attendee";
+                    id: string;
+                }[];
+            };
             /** @description the creator of the event */
             owner?: {
                 links: components["schemas"]["RelationshipLinks"];
@@ -5165,13 +6214,13 @@ export interface components {
         };
         EventDocument: {
             data: components["schemas"]["EventResource"];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventListDocument: {
             data: components["schemas"]["EventResource"][];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -5443,6 +6492,46 @@ export interface components {
                         data: {
                             /** @enum {string} */
                             type: "order";
+                            id: string;
+                        }[];
+                    };
+                    /** @description tickets the event sells (hidden ones for its organizers only). Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly tickets?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "ticket";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the tax on the tickets, if any. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly tax?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "tax";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description the call for speakers, if any. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "speakers-call"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "speakers-call";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description always null: this server has no Stripe integration. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "stripe-authorization"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "stripe-authorization";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description ticket holders of the event; its organizers and coorganizers only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly attendees?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "attendee";
                             id: string;
                         }[];
                     };
@@ -5741,6 +6830,46 @@ export interface components {
                             id: string;
                         }[];
                     };
+                    /** @description tickets the event sells (hidden ones for its organizers only). Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly tickets?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "ticket";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the tax on the tickets, if any. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly tax?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "tax";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description the call for speakers, if any. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "speakers-call"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "speakers-call";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description always null: this server has no Stripe integration. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "stripe-authorization"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "stripe-authorization";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description ticket holders of the event; its organizers and coorganizers only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly attendees?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "attendee";
+                            id: string;
+                        }[];
+                    };
                     /** @description the creator of the event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly owner?: {
                         data: {
@@ -6032,6 +7161,126 @@ export interface components {
             }[];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
+        TicketCreateRequestViaEvent: {
+            data: {
+                /** @enum {string} */
+                type: "ticket";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    /** @description free (default), paid or donation */
+                    type?: "free" | "paid" | "donation";
+                    description?: string | null;
+                    /** @description price of a paid ticket; greater than 0 when type is paid */
+                    price?: number | null;
+                    /** @description how many tickets are for sale; greater than 0 */
+                    quantity?: number | null;
+                    /** @description fewest tickets of this kind per order */
+                    "min-order"?: number | null;
+                    /** @description most tickets of this kind per order; not below min-order */
+                    "max-order"?: number | null;
+                    /** @description lowest donation */
+                    "min-price"?: number | null;
+                    /** @description highest donation; not below min-price */
+                    "max-price"?: number | null;
+                    /** @description display order */
+                    position?: number | null;
+                    /** @description whether buyers see the description (default true) */
+                    "is-description-visible"?: boolean | "true" | "false";
+                    /** @description hidden tickets exist only for the event's organizers (default false) */
+                    "is-hidden"?: boolean | "true" | "false";
+                    /** @description whether the organizer pays the service fee (default false) */
+                    "is-fee-absorbed"?: boolean | "true" | "false";
+                    /** Format: date-time */
+                    "sales-starts-at": string;
+                    /**
+                     * Format: date-time
+                     * @description after sales-starts-at
+                     */
+                    "sales-ends-at": string;
+                    /** @description the custom form of the ticket holders */
+                    "form-id"?: string | null;
+                    /** @description the badge design of the ticket */
+                    "badge-id"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                    /** @description the holders of this ticket (as far as the caller may see them). Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly attendees?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "attendee";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the orders holding this ticket; the event's organizers and coorganizers only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly orders?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "order";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        EventTicketsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "ticket";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventTaxRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "tax";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventSpeakersCallRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "speakers-call";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventStripeAuthorizationRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "stripe-authorization";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventAttendeesRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "attendee";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
         EventOwnerRelationship: {
             links: components["schemas"]["RelationshipLinks"];
             data: {
@@ -6117,13 +7366,13 @@ export interface components {
         };
         EventTopicDocument: {
             data: components["schemas"]["EventTopicResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventTopicListDocument: {
             data: components["schemas"]["EventTopicResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -6290,13 +7539,13 @@ export interface components {
         };
         EventTypeDocument: {
             data: components["schemas"]["EventTypeResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventTypeListDocument: {
             data: components["schemas"]["EventTypeResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -6408,13 +7657,13 @@ export interface components {
         };
         EventSubTopicDocument: {
             data: components["schemas"]["EventSubTopicResource"];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventSubTopicListDocument: {
             data: components["schemas"]["EventSubTopicResource"][];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -6554,13 +7803,13 @@ export interface components {
         };
         EventCopyrightDocument: {
             data: components["schemas"]["EventCopyrightResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventCopyrightListDocument: {
             data: components["schemas"]["EventCopyrightResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -6683,13 +7932,13 @@ export interface components {
         };
         SocialLinkDocument: {
             data: components["schemas"]["SocialLinkResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SocialLinkListDocument: {
             data: components["schemas"]["SocialLinkResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -6814,13 +8063,13 @@ export interface components {
         };
         MicrolocationDocument: {
             data: components["schemas"]["MicrolocationResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         MicrolocationListDocument: {
             data: components["schemas"]["MicrolocationResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -6971,13 +8220,13 @@ export interface components {
         };
         SponsorDocument: {
             data: components["schemas"]["SponsorResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SponsorListDocument: {
             data: components["schemas"]["SponsorResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -7111,13 +8360,13 @@ export interface components {
         };
         TrackDocument: {
             data: components["schemas"]["TrackResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         TrackListDocument: {
             data: components["schemas"]["TrackResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -7271,13 +8520,13 @@ export interface components {
         };
         SessionTypeDocument: {
             data: components["schemas"]["SessionTypeResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SessionTypeListDocument: {
             data: components["schemas"]["SessionTypeResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -7506,13 +8755,13 @@ export interface components {
         };
         SessionDocument: {
             data: components["schemas"]["SessionResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SessionListDocument: {
             data: components["schemas"]["SessionResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -7987,13 +9236,13 @@ export interface components {
         };
         SpeakerDocument: {
             data: components["schemas"]["SpeakerResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SpeakerListDocument: {
             data: components["schemas"]["SpeakerResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8273,13 +9522,13 @@ export interface components {
         };
         CustomFormDocument: {
             data: components["schemas"]["CustomFormResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         CustomFormListDocument: {
             data: components["schemas"]["CustomFormResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8421,6 +9670,24 @@ export interface components {
                     id: string;
                 } | null;
             };
+            /** @description the ticket holders (attendee records) of the order; a ticket holder names its order */
+            attendees?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "attendee";
+                    id: string;
+                }[];
+            };
+            /** @description the tickets the order's ticket holders hold, once each */
+            tickets?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "ticket";
+                    id: string;
+                }[];
+            };
         };
         /** @description A ticket order for an event and its attendees. The buyer (the caller who creates it) sees their own orders, the organizers and coorganizers of the event see its orders, administrators see all. Every /v1/orders/{id} path also takes the order identifier. */
         OrderResource: {
@@ -8433,13 +9700,13 @@ export interface components {
         };
         OrderDocument: {
             data: components["schemas"]["OrderResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         OrderListDocument: {
             data: components["schemas"]["OrderResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8498,6 +9765,22 @@ export interface components {
                             id: string;
                         } | null;
                     };
+                    /** @description the ticket holders (attendee records) of the order; a ticket holder names its order. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly attendees?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "attendee";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the tickets the order's ticket holders hold, once each. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly tickets?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "ticket";
+                            id: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -8555,6 +9838,22 @@ export interface components {
                             id: string;
                         } | null;
                     };
+                    /** @description the ticket holders (attendee records) of the order; a ticket holder names its order. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly attendees?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "attendee";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the tickets the order's ticket holders hold, once each. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly tickets?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "ticket";
+                            id: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -8581,6 +9880,24 @@ export interface components {
                 type: "user";
                 id: string;
             } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        OrderAttendeesRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "attendee";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        OrderTicketsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "ticket";
+                id: string;
+            }[];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         /** @description Attributes of a page */
@@ -8696,13 +10013,13 @@ export interface components {
         };
         NotificationDocument: {
             data: components["schemas"]["NotificationResource"];
-            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"])[];
+            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         NotificationListDocument: {
             data: components["schemas"]["NotificationResource"][];
-            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["NotificationResource"])[];
+            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8777,6 +10094,1160 @@ export interface components {
                 id: string;
             } | null;
             jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        /** @description Attributes of a ticket */
+        TicketAttributes: {
+            name?: string;
+            /** @description free (default), paid or donation */
+            type?: "free" | "paid" | "donation";
+            description?: string | null;
+            /** @description price of a paid ticket; greater than 0 when type is paid */
+            price?: number | null;
+            /** @description how many tickets are for sale; greater than 0 */
+            quantity?: number | null;
+            /** @description fewest tickets of this kind per order */
+            "min-order"?: number | null;
+            /** @description most tickets of this kind per order; not below min-order */
+            "max-order"?: number | null;
+            /** @description lowest donation */
+            "min-price"?: number | null;
+            /** @description highest donation; not below min-price */
+            "max-price"?: number | null;
+            /** @description display order */
+            position?: number | null;
+            /** @description whether buyers see the description (default true) */
+            "is-description-visible"?: boolean;
+            /** @description hidden tickets exist only for the event's organizers (default false) */
+            "is-hidden"?: boolean;
+            /** @description whether the organizer pays the service fee (default false) */
+            "is-fee-absorbed"?: boolean;
+            /** Format: date-time */
+            "sales-starts-at"?: string;
+            /**
+             * Format: date-time
+             * @description after sales-starts-at
+             */
+            "sales-ends-at"?: string;
+            /** @description the custom form of the ticket holders */
+            "form-id"?: string | null;
+            /** @description the badge design of the ticket */
+            "badge-id"?: string | null;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        TicketRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+            /** @description the holders of this ticket (as far as the caller may see them) */
+            attendees?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "attendee";
+                    id: string;
+                }[];
+            };
+            /** @description the orders holding this ticket; the event's organizers and coorganizers only */
+            orders?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "order";
+                    id: string;
+                }[];
+            };
+        };
+        /** @description A kind of ticket an event sells. Readable where the event is; hidden tickets exist only for the event's organizers, coorganizers and administrators (404 for everyone else). Written by the event's organizers and coorganizers. max-order must not be below min-order, quantity must be positive and not below min-order or max-order, a paid ticket needs a price, a donation min-price not above max-price, and sales end after they start: checked on create and on update against the stored values. */
+        TicketResource: {
+            /** @enum {string} */
+            type: "ticket";
+            id: string;
+            attributes: components["schemas"]["TicketAttributes"];
+            relationships?: components["schemas"]["TicketRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        TicketDocument: {
+            data: components["schemas"]["TicketResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        TicketListDocument: {
+            data: components["schemas"]["TicketResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        TicketCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "ticket";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    /** @description free (default), paid or donation */
+                    type?: "free" | "paid" | "donation";
+                    description?: string | null;
+                    /** @description price of a paid ticket; greater than 0 when type is paid */
+                    price?: number | null;
+                    /** @description how many tickets are for sale; greater than 0 */
+                    quantity?: number | null;
+                    /** @description fewest tickets of this kind per order */
+                    "min-order"?: number | null;
+                    /** @description most tickets of this kind per order; not below min-order */
+                    "max-order"?: number | null;
+                    /** @description lowest donation */
+                    "min-price"?: number | null;
+                    /** @description highest donation; not below min-price */
+                    "max-price"?: number | null;
+                    /** @description display order */
+                    position?: number | null;
+                    /** @description whether buyers see the description (default true) */
+                    "is-description-visible"?: boolean | "true" | "false";
+                    /** @description hidden tickets exist only for the event's organizers (default false) */
+                    "is-hidden"?: boolean | "true" | "false";
+                    /** @description whether the organizer pays the service fee (default false) */
+                    "is-fee-absorbed"?: boolean | "true" | "false";
+                    /** Format: date-time */
+                    "sales-starts-at": string;
+                    /**
+                     * Format: date-time
+                     * @description after sales-starts-at
+                     */
+                    "sales-ends-at": string;
+                    /** @description the custom form of the ticket holders */
+                    "form-id"?: string | null;
+                    /** @description the badge design of the ticket */
+                    "badge-id"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                    /** @description the holders of this ticket (as far as the caller may see them). Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly attendees?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "attendee";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the orders holding this ticket; the event's organizers and coorganizers only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly orders?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "order";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        TicketUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "ticket";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    name?: string;
+                    /** @description free (default), paid or donation */
+                    type?: "free" | "paid" | "donation";
+                    description?: string | null;
+                    /** @description price of a paid ticket; greater than 0 when type is paid */
+                    price?: number | null;
+                    /** @description how many tickets are for sale; greater than 0 */
+                    quantity?: number | null;
+                    /** @description fewest tickets of this kind per order */
+                    "min-order"?: number | null;
+                    /** @description most tickets of this kind per order; not below min-order */
+                    "max-order"?: number | null;
+                    /** @description lowest donation */
+                    "min-price"?: number | null;
+                    /** @description highest donation; not below min-price */
+                    "max-price"?: number | null;
+                    /** @description display order */
+                    position?: number | null;
+                    /** @description whether buyers see the description (default true) */
+                    "is-description-visible"?: boolean | "true" | "false";
+                    /** @description hidden tickets exist only for the event's organizers (default false) */
+                    "is-hidden"?: boolean | "true" | "false";
+                    /** @description whether the organizer pays the service fee (default false) */
+                    "is-fee-absorbed"?: boolean | "true" | "false";
+                    /** Format: date-time */
+                    "sales-starts-at"?: string;
+                    /**
+                     * Format: date-time
+                     * @description after sales-starts-at
+                     */
+                    "sales-ends-at"?: string;
+                    /** @description the custom form of the ticket holders */
+                    "form-id"?: string | null;
+                    /** @description the badge design of the ticket */
+                    "badge-id"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                    /** @description the holders of this ticket (as far as the caller may see them). Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly attendees?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "attendee";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the orders holding this ticket; the event's organizers and coorganizers only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly orders?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "order";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        TicketEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        TicketEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
+        TicketAttendeesRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "attendee";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        TicketOrdersRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "order";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        /** @description Attributes of a tax */
+        TaxAttributes: {
+            /** @description e.g. VAT */
+            name?: string | null;
+            /** @description percent, 0 to 100 */
+            rate?: number | null;
+            /** @description whether ticket prices include the tax (default false) */
+            "is-tax-included-in-price"?: boolean;
+            /** @description shown only to the event's organizers, coorganizers and administrators */
+            "tax-id"?: string | null;
+            /** @description shown only to the event's organizers, coorganizers and administrators */
+            country?: string | null;
+            /** @description shown only to the event's organizers, coorganizers and administrators */
+            "registered-company"?: string | null;
+            /** @description shown only to the event's organizers, coorganizers and administrators */
+            "contact-name"?: string | null;
+            /** @description shown only to the event's organizers, coorganizers and administrators */
+            email?: string | null;
+            /** @description shown only to the event's organizers, coorganizers and administrators */
+            phone?: string | null;
+            /** @description shown only to the event's organizers, coorganizers and administrators */
+            address?: string | null;
+            /** @description shown only to the event's organizers, coorganizers and administrators */
+            city?: string | null;
+            /** @description shown only to the event's organizers, coorganizers and administrators */
+            state?: string | null;
+            /** @description shown only to the event's organizers, coorganizers and administrators */
+            zip?: string | null;
+            /** @description shown only to the event's organizers, coorganizers and administrators */
+            "invoice-footer"?: string | null;
+            /** @description whether buyers receive invoices; shown only to the event's organizers, coorganizers and administrators */
+            "should-send-invoice"?: boolean;
+            /** @description shown only to the event's organizers, coorganizers and administrators */
+            "is-invoice-sent"?: boolean;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        TaxRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description The tax on the tickets of an event: at most one per event (a second one is 409). Name, rate and is-tax-included-in-price are public where the event is; the invoicing details are shown only to the event's organizers, coorganizers and administrators. Written by the event's organizers and coorganizers. */
+        TaxResource: {
+            /** @enum {string} */
+            type: "tax";
+            id: string;
+            attributes: components["schemas"]["TaxAttributes"];
+            relationships?: components["schemas"]["TaxRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        TaxDocument: {
+            data: components["schemas"]["TaxResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        TaxListDocument: {
+            data: components["schemas"]["TaxResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        TaxCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "tax";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes?: {
+                    /** @description e.g. VAT */
+                    name?: string | null;
+                    /** @description percent, 0 to 100 */
+                    rate?: number | null;
+                    /** @description whether ticket prices include the tax (default false) */
+                    "is-tax-included-in-price"?: boolean | "true" | "false";
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    "tax-id"?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    country?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    "registered-company"?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    "contact-name"?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    email?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    phone?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    address?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    city?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    state?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    zip?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    "invoice-footer"?: string | null;
+                    /** @description whether buyers receive invoices; shown only to the event's organizers, coorganizers and administrators */
+                    "should-send-invoice"?: boolean | "true" | "false";
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    "is-invoice-sent"?: boolean | "true" | "false";
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        TaxUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "tax";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    /** @description e.g. VAT */
+                    name?: string | null;
+                    /** @description percent, 0 to 100 */
+                    rate?: number | null;
+                    /** @description whether ticket prices include the tax (default false) */
+                    "is-tax-included-in-price"?: boolean | "true" | "false";
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    "tax-id"?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    country?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    "registered-company"?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    "contact-name"?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    email?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    phone?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    address?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    city?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    state?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    zip?: string | null;
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    "invoice-footer"?: string | null;
+                    /** @description whether buyers receive invoices; shown only to the event's organizers, coorganizers and administrators */
+                    "should-send-invoice"?: boolean | "true" | "false";
+                    /** @description shown only to the event's organizers, coorganizers and administrators */
+                    "is-invoice-sent"?: boolean | "true" | "false";
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        TaxEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        TaxEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
+        /** @description Attributes of a speakers-call */
+        SpeakersCallAttributes: {
+            announcement?: string | null;
+            /** Format: date-time */
+            "starts-at"?: string;
+            /**
+             * Format: date-time
+             * @description a soft deadline, after starts-at
+             */
+            "soft-ends-at"?: string | null;
+            /**
+             * Format: date-time
+             * @description after starts-at
+             */
+            "ends-at"?: string;
+            /** @description public (default) or private: a private call is reached by its hash */
+            privacy?: "public" | "private";
+            /** @description the secret part of the link to a private call */
+            hash?: string | null;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        SpeakersCallRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description The call for speakers of an event: at most one per event (a second one is 409). Readable where the event is (the front end compares the hash of a private call's link itself); written by the event's organizers and coorganizers. ends-at must be after starts-at. */
+        SpeakersCallResource: {
+            /** @enum {string} */
+            type: "speakers-call";
+            id: string;
+            attributes: components["schemas"]["SpeakersCallAttributes"];
+            relationships?: components["schemas"]["SpeakersCallRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        SpeakersCallDocument: {
+            data: components["schemas"]["SpeakersCallResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SpeakersCallListDocument: {
+            data: components["schemas"]["SpeakersCallResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SpeakersCallCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "speakers-call";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    announcement?: string | null;
+                    /** Format: date-time */
+                    "starts-at": string;
+                    /**
+                     * Format: date-time
+                     * @description a soft deadline, after starts-at
+                     */
+                    "soft-ends-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description after starts-at
+                     */
+                    "ends-at": string;
+                    /** @description public (default) or private: a private call is reached by its hash */
+                    privacy?: "public" | "private";
+                    /** @description the secret part of the link to a private call */
+                    hash?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        SpeakersCallUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "speakers-call";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    announcement?: string | null;
+                    /** Format: date-time */
+                    "starts-at"?: string;
+                    /**
+                     * Format: date-time
+                     * @description a soft deadline, after starts-at
+                     */
+                    "soft-ends-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description after starts-at
+                     */
+                    "ends-at"?: string;
+                    /** @description public (default) or private: a private call is reached by its hash */
+                    privacy?: "public" | "private";
+                    /** @description the secret part of the link to a private call */
+                    hash?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        SpeakersCallEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SpeakersCallEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
+        /** @description Attributes of a stripe-authorization */
+        StripeAuthorizationAttributes: {
+            readonly "stripe-publishable-key"?: string | null;
+        };
+        StripeAuthorizationRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description An event's Stripe Connect authorization. This server has no Stripe integration: a create or update by the event's organizers answers 422, so none exists and an event's stripe-authorization is always null. */
+        StripeAuthorizationResource: {
+            /** @enum {string} */
+            type: "stripe-authorization";
+            id: string;
+            attributes: components["schemas"]["StripeAuthorizationAttributes"];
+            relationships?: components["schemas"]["StripeAuthorizationRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        StripeAuthorizationDocument: {
+            data: components["schemas"]["StripeAuthorizationResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        StripeAuthorizationListDocument: {
+            data: components["schemas"]["StripeAuthorizationResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        StripeAuthorizationCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "stripe-authorization";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes?: {
+                    /** @description the Stripe Connect code */
+                    "stripe-auth-code"?: string | null;
+                    /** @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "stripe-publishable-key"?: string | null;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        StripeAuthorizationUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "stripe-authorization";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    /** @description the Stripe Connect code */
+                    "stripe-auth-code"?: string | null;
+                    /** @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "stripe-publishable-key"?: string | null;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        StripeAuthorizationEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        StripeAuthorizationEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
+        /** @description Attributes of a attendee */
+        AttendeeAttributes: {
+            firstname?: string | null;
+            lastname?: string | null;
+            /** @description the ticket holder's address */
+            email?: string | null;
+            city?: string | null;
+            state?: string | null;
+            country?: string | null;
+            address?: string | null;
+            "job-title"?: string | null;
+            phone?: string | null;
+            company?: string | null;
+            "tax-business-info"?: string | null;
+            "billing-address"?: string | null;
+            "home-address"?: string | null;
+            "shipping-address"?: string | null;
+            "work-address"?: string | null;
+            "work-phone"?: string | null;
+            website?: string | null;
+            blog?: string | null;
+            twitter?: string | null;
+            facebook?: string | null;
+            github?: string | null;
+            instagram?: string | null;
+            linkedin?: string | null;
+            gender?: string | null;
+            "age-group"?: string | null;
+            /** Format: date-time */
+            "birth-date"?: string | null;
+            "native-language"?: string | null;
+            "fluent-language"?: string | null;
+            "home-wiki"?: string | null;
+            "wiki-scholarship"?: string | null;
+            /** @description a tag of the ticket holder */
+            "tag-id"?: number | null;
+            /** @description answers to custom form fields */
+            "complex-field-values"?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description whether the holder is the buyer (default false) */
+            "same-as-buyer"?: boolean;
+            /** @description consent to e-mails */
+            "accept-receive-emails"?: boolean;
+            /** @description consent to being recorded */
+            "accept-video-recording"?: boolean;
+            /** @description consent to sharing details */
+            "accept-share-details"?: boolean;
+            /** @description accepted the refund policy */
+            "is-consent-of-refund-policy"?: boolean;
+            /** @description consent form answer */
+            "is-consent-form-field"?: boolean;
+            /** @description consent to photos */
+            "is-consent-form-field-photo"?: boolean;
+            /** @description consent to e-mails */
+            "is-consent-form-field-email"?: boolean;
+            /** @description checked in at the event; set by organizers */
+            "is-checked-in"?: boolean;
+            /** @description check-in times, comma-separated; set by organizers */
+            "checkin-times"?: string | null;
+            /** @description check-out times, comma-separated; set by organizers */
+            "checkout-times"?: string | null;
+            /** @description the ticket as PDF, when generated */
+            readonly "pdf-url"?: string | null;
+            /** Format: date-time */
+            readonly "created-at"?: string;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        AttendeeRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+            /** @description the order the ticket belongs to */
+            order?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "order";
+                    id: string;
+                } | null;
+            };
+            /** @description the kind of ticket held */
+            ticket?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "ticket";
+                    id: string;
+                } | null;
+            };
+            /** @description the holder's user account, if any */
+            user?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description A ticket holder: one ticket of an order. Private: the event's organizers and coorganizers see the event's, the buyer those of their orders, a holder linked to a user that user, administrators all. Organizers write them; the buyer adds and edits holders of an open (initializing or pending) order of theirs; check-in members are for organizers only. The ticket and the order must belong to the event. */
+        AttendeeResource: {
+            /** @enum {string} */
+            type: "attendee";
+            id: string;
+            attributes: components["schemas"]["AttendeeAttributes"];
+            relationships?: components["schemas"]["AttendeeRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        AttendeeDocument: {
+            data: components["schemas"]["AttendeeResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        AttendeeListDocument: {
+            data: components["schemas"]["AttendeeResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        AttendeeCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "attendee";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes?: {
+                    firstname?: string | null;
+                    lastname?: string | null;
+                    /** @description the ticket holder's address */
+                    email?: string | null;
+                    city?: string | null;
+                    state?: string | null;
+                    country?: string | null;
+                    address?: string | null;
+                    "job-title"?: string | null;
+                    phone?: string | null;
+                    company?: string | null;
+                    "tax-business-info"?: string | null;
+                    "billing-address"?: string | null;
+                    "home-address"?: string | null;
+                    "shipping-address"?: string | null;
+                    "work-address"?: string | null;
+                    "work-phone"?: string | null;
+                    website?: string | null;
+                    blog?: string | null;
+                    twitter?: string | null;
+                    facebook?: string | null;
+                    github?: string | null;
+                    instagram?: string | null;
+                    linkedin?: string | null;
+                    gender?: string | null;
+                    "age-group"?: string | null;
+                    /** Format: date-time */
+                    "birth-date"?: string | null;
+                    "native-language"?: string | null;
+                    "fluent-language"?: string | null;
+                    "home-wiki"?: string | null;
+                    "wiki-scholarship"?: string | null;
+                    /** @description a tag of the ticket holder */
+                    "tag-id"?: number | null;
+                    /** @description answers to custom form fields */
+                    "complex-field-values"?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description whether the holder is the buyer (default false) */
+                    "same-as-buyer"?: boolean | "true" | "false";
+                    /** @description consent to e-mails */
+                    "accept-receive-emails"?: boolean | "true" | "false";
+                    /** @description consent to being recorded */
+                    "accept-video-recording"?: boolean | "true" | "false";
+                    /** @description consent to sharing details */
+                    "accept-share-details"?: boolean | "true" | "false";
+                    /** @description accepted the refund policy */
+                    "is-consent-of-refund-policy"?: boolean | "true" | "false";
+                    /** @description consent form answer */
+                    "is-consent-form-field"?: boolean | "true" | "false";
+                    /** @description consent to photos */
+                    "is-consent-form-field-photo"?: boolean | "true" | "false";
+                    /** @description consent to e-mails */
+                    "is-consent-form-field-email"?: boolean | "true" | "false";
+                    /** @description checked in at the event; set by organizers */
+                    "is-checked-in"?: boolean | "true" | "false";
+                    /** @description check-in times, comma-separated; set by organizers */
+                    "checkin-times"?: string | null;
+                    /** @description check-out times, comma-separated; set by organizers */
+                    "checkout-times"?: string | null;
+                    /** @description the ticket as PDF, when generated. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "pdf-url"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                    order?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "order";
+                            id: string;
+                        } | null;
+                    };
+                    ticket?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "ticket";
+                            id: string;
+                        } | null;
+                    };
+                    user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                };
+            };
+        };
+        AttendeeUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "attendee";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    firstname?: string | null;
+                    lastname?: string | null;
+                    /** @description the ticket holder's address */
+                    email?: string | null;
+                    city?: string | null;
+                    state?: string | null;
+                    country?: string | null;
+                    address?: string | null;
+                    "job-title"?: string | null;
+                    phone?: string | null;
+                    company?: string | null;
+                    "tax-business-info"?: string | null;
+                    "billing-address"?: string | null;
+                    "home-address"?: string | null;
+                    "shipping-address"?: string | null;
+                    "work-address"?: string | null;
+                    "work-phone"?: string | null;
+                    website?: string | null;
+                    blog?: string | null;
+                    twitter?: string | null;
+                    facebook?: string | null;
+                    github?: string | null;
+                    instagram?: string | null;
+                    linkedin?: string | null;
+                    gender?: string | null;
+                    "age-group"?: string | null;
+                    /** Format: date-time */
+                    "birth-date"?: string | null;
+                    "native-language"?: string | null;
+                    "fluent-language"?: string | null;
+                    "home-wiki"?: string | null;
+                    "wiki-scholarship"?: string | null;
+                    /** @description a tag of the ticket holder */
+                    "tag-id"?: number | null;
+                    /** @description answers to custom form fields */
+                    "complex-field-values"?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description whether the holder is the buyer (default false) */
+                    "same-as-buyer"?: boolean | "true" | "false";
+                    /** @description consent to e-mails */
+                    "accept-receive-emails"?: boolean | "true" | "false";
+                    /** @description consent to being recorded */
+                    "accept-video-recording"?: boolean | "true" | "false";
+                    /** @description consent to sharing details */
+                    "accept-share-details"?: boolean | "true" | "false";
+                    /** @description accepted the refund policy */
+                    "is-consent-of-refund-policy"?: boolean | "true" | "false";
+                    /** @description consent form answer */
+                    "is-consent-form-field"?: boolean | "true" | "false";
+                    /** @description consent to photos */
+                    "is-consent-form-field-photo"?: boolean | "true" | "false";
+                    /** @description consent to e-mails */
+                    "is-consent-form-field-email"?: boolean | "true" | "false";
+                    /** @description checked in at the event; set by organizers */
+                    "is-checked-in"?: boolean | "true" | "false";
+                    /** @description check-in times, comma-separated; set by organizers */
+                    "checkin-times"?: string | null;
+                    /** @description check-out times, comma-separated; set by organizers */
+                    "checkout-times"?: string | null;
+                    /** @description the ticket as PDF, when generated. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "pdf-url"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                    order?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "order";
+                            id: string;
+                        } | null;
+                    };
+                    ticket?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "ticket";
+                            id: string;
+                        } | null;
+                    };
+                    user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                };
+            };
+        };
+        AttendeeEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        AttendeeEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
+        AttendeeOrderRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "order";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        AttendeeOrderRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "order";
+                id: string;
+            } | null;
+        };
+        AttendeeTicketRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "ticket";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        AttendeeTicketRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "ticket";
+                id: string;
+            } | null;
+        };
+        AttendeeUserRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        AttendeeUserRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
         };
         LoginRequest: {
             /** @description an email address; surrounding blanks are trimmed */
@@ -9830,6 +12301,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -10074,6 +12555,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -10538,6 +13029,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -10907,6 +13408,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -11155,6 +13666,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -11403,6 +13924,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -11651,6 +14182,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -11899,6 +14440,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -12147,6 +14698,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -12395,6 +14956,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -12541,6 +15112,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -12785,6 +15366,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -13360,6 +15951,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -13723,6 +16324,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -14086,6 +16697,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -14330,6 +16951,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -14582,6 +17213,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -14830,6 +17471,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -15078,6 +17729,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -15326,6 +17987,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -15574,6 +18245,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -15822,6 +18503,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -16070,6 +18761,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -16439,6 +19140,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -16808,6 +19519,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -16825,6 +19546,1405 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["OrderListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventTicketsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTicketsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventTickets: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the tickets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TicketListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createEventTickets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["TicketCreateRequestViaEvent"];
+            };
+        };
+        responses: {
+            /** @description The created ticket */
+            201: {
+                headers: {
+                    /** @description path of the new ticket */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TicketDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventTaxRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTaxRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventTax: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TaxDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSpeakersCallRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSpeakersCallRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSpeakersCall: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakersCallDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventStripeAuthorizationRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventStripeAuthorizationRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventStripeAuthorization: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["StripeAuthorizationDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventAttendeesRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventAttendeesRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventAttendees: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the attendees */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AttendeeListDocument"];
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -17048,6 +21168,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -17657,6 +21787,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -18262,6 +22402,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -18408,6 +22558,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
                 /** @description sent by the Open Event front end (`true`); no effect */
                 upcoming?: string;
             };
@@ -18544,6 +22704,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -18788,6 +22958,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -19252,6 +23432,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -19500,6 +23690,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -19767,6 +23967,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -20011,6 +24221,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -20475,6 +24695,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -20621,6 +24851,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -20865,6 +25105,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -21440,6 +25690,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -21692,6 +25952,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -21838,6 +26108,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -22082,6 +26362,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -22436,6 +26726,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -23011,6 +27311,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -23161,6 +27471,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -23405,6 +27725,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -23980,6 +28310,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -24130,6 +28470,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -24374,6 +28724,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -24949,6 +29309,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -25201,6 +29571,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -25347,6 +29727,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -25591,6 +29981,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -26166,6 +30566,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -26316,6 +30726,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -26560,6 +30980,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -27135,6 +31565,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -27387,6 +31827,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -27533,6 +31983,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -27777,6 +32237,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -28352,6 +32822,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -28604,6 +33084,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -28750,6 +33240,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -28994,6 +33494,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -29569,6 +34079,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -29932,6 +34452,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -30295,6 +34825,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -30658,6 +35198,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -31267,6 +35817,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -31628,6 +36188,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -31778,6 +36348,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -32022,6 +36602,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -32597,6 +37187,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -32960,6 +37560,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -33569,6 +38179,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -33715,6 +38335,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -33959,6 +38589,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -34543,6 +39183,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -34693,6 +39343,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -34937,6 +39597,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -35512,6 +40182,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -35756,6 +40436,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -35777,6 +40467,522 @@ export interface operations {
                         links: components["schemas"]["ResourceLinks"];
                         jsonapi: components["schemas"]["JsonApiVersion"];
                     };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getOrderAttendeesRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the order */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["OrderAttendeesRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getOrderAttendees: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the order */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the attendees */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AttendeeListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getOrderTicketsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the order */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["OrderTicketsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getOrderTickets: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the order */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the tickets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TicketListDocument"];
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -35906,6 +41112,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -36150,6 +41366,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -36521,6 +41747,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path?: never;
@@ -36765,6 +42001,16 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {
@@ -37230,6 +42476,7019 @@ export interface operations {
                 "fields[page]"?: string;
                 /** @description comma-separated notification fields to return (dasherized or snake_case) */
                 "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listTickets: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tickets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TicketListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["TicketCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created ticket */
+            201: {
+                headers: {
+                    /** @description path of the new ticket */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TicketDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getTicket: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticket */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TicketDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["TicketUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated ticket */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TicketDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getTicketEventRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TicketEventRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateTicketEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["TicketEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TicketEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getTicketEvent: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getTicketAttendeesRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TicketAttendeesRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getTicketAttendees: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the attendees */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AttendeeListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getTicketOrdersRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TicketOrdersRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getTicketOrders: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["OrderListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listTaxes: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of taxes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TaxListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createTax: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["TaxCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created tax */
+            201: {
+                headers: {
+                    /** @description path of the new tax */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TaxDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getTax: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tax */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TaxDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteTax: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateTax: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["TaxUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated tax */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TaxDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getTaxEventRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TaxEventRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateTaxEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["TaxEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TaxEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getTaxEvent: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listSpeakersCalls: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of speakers-calls */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakersCallListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createSpeakersCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakersCallCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created speakers-call */
+            201: {
+                headers: {
+                    /** @description path of the new speakers-call */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakersCallDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSpeakersCall: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The speakers-call */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakersCallDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteSpeakersCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSpeakersCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakersCallUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated speakers-call */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakersCallDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSpeakersCallAlias: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The speakers-call */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakersCallDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteSpeakersCallAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSpeakersCallAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakersCallUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated speakers-call */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakersCallDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSpeakersCallEventRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakersCallEventRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSpeakersCallEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakersCallEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakersCallEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSpeakersCallEvent: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listStripeAuthorizations: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of stripe-authorizations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["StripeAuthorizationListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createStripeAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["StripeAuthorizationCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created stripe-authorization */
+            201: {
+                headers: {
+                    /** @description path of the new stripe-authorization */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["StripeAuthorizationDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getStripeAuthorization: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stripe-authorization */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["StripeAuthorizationDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteStripeAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateStripeAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["StripeAuthorizationUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated stripe-authorization */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["StripeAuthorizationDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getStripeAuthorizationEventRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["StripeAuthorizationEventRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateStripeAuthorizationEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["StripeAuthorizationEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["StripeAuthorizationEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getStripeAuthorizationEvent: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listAttendees: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attendees */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AttendeeListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createAttendee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["AttendeeCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created attendee */
+            201: {
+                headers: {
+                    /** @description path of the new attendee */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AttendeeDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getAttendee: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attendee */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AttendeeDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteAttendee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateAttendee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["AttendeeUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated attendee */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AttendeeDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getAttendeeEventRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AttendeeEventRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateAttendeeEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["AttendeeEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AttendeeEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getAttendeeEvent: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getAttendeeOrderRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AttendeeOrderRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateAttendeeOrderRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["AttendeeOrderRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AttendeeOrderRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getAttendeeOrder: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["OrderDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getAttendeeTicketRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AttendeeTicketRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateAttendeeTicketRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["AttendeeTicketRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AttendeeTicketRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getAttendeeTicket: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["TicketDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getAttendeeUserRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AttendeeUserRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateAttendeeUserRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["AttendeeUserRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AttendeeUserRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getAttendeeUser: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
             };
             header?: never;
             path: {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { ResourceSpec } from '../jsonapi/resource.js';
 import adminStatisticsRoutes from './admin-statistics/index.js';
+import { attendeeResource } from './attendees/index.js';
 import sendReceiptRoute from './attendees/send-receipt.js';
 import { customFormResource } from './custom-forms/index.js';
 import { eventCopyrightResource } from './event-copyrights/index.js';
@@ -20,6 +21,10 @@ import { sessionResource } from './sessions/index.js';
 import { socialLinkResource } from './social-links/index.js';
 import { speakerResource } from './speakers/index.js';
 import { sponsorResource } from './sponsors/index.js';
+import { speakersCallResource } from './speakers-calls/index.js';
+import { stripeAuthorizationResource } from './stripe-authorizations/index.js';
+import { taxResource } from './taxes/index.js';
+import { ticketResource } from './tickets/index.js';
 import { trackResource } from './tracks/index.js';
 import checkEmailRoute from './users/check-email.js';
 import { userResource } from './users/index.js';
@@ -43,6 +48,11 @@ export const resources: ResourceSpec[] = [
   orderResource,
   pageResource,
   notificationResource,
+  ticketResource,
+  taxResource,
+  speakersCallResource,
+  stripeAuthorizationResource,
+  attendeeResource,
 ];
 
 /** Routes that are not a resource's CRUD: one record in two variants, computed records, actions. */

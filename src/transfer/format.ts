@@ -85,6 +85,22 @@ export const FILES: ArchiveFile[] = [
     media: [],
     nestedIn: [{ file: 'event', field: 'social_links' }],
   },
+  {
+    name: 'tickets',
+    aliases: [],
+    type: 'ticket',
+    order: ['id', 'name', 'type', 'price', 'quantity', 'min_order', 'max_order', 'sales_starts_at', 'sales_ends_at'],
+    media: [],
+  },
+  { name: 'tax', aliases: ['taxes'], type: 'tax', order: ['id', 'name', 'rate', 'is_tax_included_in_price'], media: [], nestedIn: [{ file: 'event', field: 'tax' }] },
+  {
+    name: 'speakers_call',
+    aliases: ['speakers-call', 'speakers_calls', 'speakers-calls', 'call_for_papers'],
+    type: 'speakers-call',
+    order: ['id', 'announcement', 'starts_at', 'soft_ends_at', 'ends_at', 'privacy', 'hash'],
+    media: [],
+    nestedIn: [{ file: 'event', field: 'speakers_call' }],
+  },
   { name: 'custom_forms', aliases: ['custom-forms', 'forms'], type: 'custom_form', order: ['id'], media: [] },
   { name: 'microlocations', aliases: [], type: 'microlocation', order: ['id', 'name', 'floor'], media: [], nestedIn: [{ file: 'sessions', field: 'microlocation' }] },
   {

@@ -21,8 +21,8 @@ const ATTRIBUTES = [
   ...Object.keys(eventOptions),
 ].sort();
 const RELATIONSHIPS = [
-  'coorganizers', 'custom-forms', 'event-copyright', 'event-topic', 'microlocations', 'orders', 'organizers', 'owner',
-  'session-types', 'sessions', 'social-links', 'speakers', 'sponsors', 'tracks',
+  'attendees', 'coorganizers', 'custom-forms', 'event-copyright', 'event-topic', 'microlocations', 'orders', 'organizers', 'owner',
+  'session-types', 'sessions', 'social-links', 'speakers', 'speakers-call', 'sponsors', 'stripe-authorization', 'tax', 'tickets', 'tracks',
   'event-type', 'event-sub-topic',
 ].sort();
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((d) => d.id).sort((a, b) => Number(a) - Number(b));

@@ -97,3 +97,27 @@ t.test('the home page and wizard includes: one statement per include path', asyn
   await constant(t, '/v1/event-types?sort=name&include=events', 2);
   await constant(t, '/v1/event-sub-topics?include=event-topic,events', 3);
 });
+
+t.test('orders with include=attendees,tickets and an event with its tickets, tax and speakers call', async (t) => {
+  // 30 orders of the owner on the public event, each with 3 ticket holders over 2 of 4 tickets.
+  await app.sql.unsafe(`
+    insert into tickets (event_id, name, sales_starts_at, sales_ends_at, is_hidden)
+      select 1, 'Ticket ' || g, '2030-01-01Z', '2030-02-01Z', g = 4 from generate_series(1, 4) g;
+    insert into taxes (event_id, name, rate, tax_id) values (1, 'VAT', 19, 'DE1');
+    insert into speakers_calls (event_id, starts_at, ends_at) values (1, '2029-01-01Z', '2029-06-01Z');
+    insert into orders (identifier, event_id, user_id) select 'order-' || g, 1, ${owner.id} from generate_series(1, 30) g;
+    insert into attendees (event_id, order_id, ticket_id, firstname)
+      select 1, o.id, 1 + (o.id + h) % 2, 'Holder ' || h from orders o, generate_series(1, 3) h;
+  `);
+  const body = await constant(t, '/v1/orders?include=attendees,tickets', 4, owner.token);
+  t.equal(body.data.length, 30);
+  t.equal(body.data[0].relationships.attendees.data.length, 3);
+  t.equal(body.data[0].relationships.tickets.data.length, 2, 'each ticket once per order');
+  resetQueries();
+  const event = await call(app, { url: '/v1/events/pubevent?include=tickets,tax,speakers-call' });
+  assertDocument(t, event, 200);
+  t.equal(queries.length, 1 + 3, 'event, tickets, tax, speakers call');
+  t.equal(event.body.data.relationships.tickets.data.length, 3, 'the hidden ticket left out for anonymous callers');
+  const tax = (event.body.included as { type: string; attributes: Record<string, unknown> }[]).find((r) => r.type === 'tax')!;
+  t.notOk('tax-id' in tax.attributes, 'no invoicing details for anonymous callers');
+});

@@ -95,7 +95,7 @@ function buildQueryValue(op: Operation, name: string, schema: Schema, fw: FuzzWo
   const fields = /^fields\[(.+)\]$/.exec(name)?.[1];
   if (fields) {
     const names = valuesOf(fields);
-    return names.length ? fc.shuffledSubarray(names, { minLength: 1, maxLength: 3 }).map((l) => l.join(',')) : fromSchema;
+    return names.length ? fc.shuffledSubarray(names, { minLength: 1, maxLength: Math.min(3, names.length) }).map((l) => l.join(',')) : fromSchema;
   }
   if (name === 'filter') return filterOf(info ?? { attributes: {}, relationships: {} }, options);
   if (info && name === 'sort') return sortOf(info);

@@ -73,6 +73,17 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
   });
   if (!skill.json().accepted) throw new Error(`fuzz world: skill: ${skill.body}`);
 
+  const sales = { 'sales-starts-at': '2030-01-01T00:00:00Z', 'sales-ends-at': '2030-02-01T00:00:00Z' };
+  const perEvent = async (make: (event: string) => Promise<string>) => [await make(published.event), await make(draft.event)];
+  const tickets = await perEvent((event) => create(app, admin, 'tickets', 'ticket', { name: 'Entry', ...sales }, { event: rel('event', event) }));
+  const taxes = await perEvent((event) => create(app, admin, 'taxes', 'tax', { name: 'VAT', rate: 19 }, { event: rel('event', event) }));
+  const calls = await perEvent((event) =>
+    create(app, admin, 'speakers-calls', 'speakers-call', { 'starts-at': '2030-01-01T00:00:00Z', 'ends-at': '2030-02-01T00:00:00Z' }, { event: rel('event', event) }));
+  const attendee = await create(app, admin, 'attendees', 'attendee', { firstname: 'Ann' }, {
+    event: rel('event', published.event), order: rel('order', order.data.id), ticket: rel('ticket', tickets[0]!),
+  });
+  // None can be made through the API (no Stripe here): one row as a Stripe integration would write it.
+  const [stripe] = await app.sql<{ id: number }[]>`insert into stripe_authorizations (event_id) values (${Number(published.event)}) returning id`;
   const records = (pick: (r: World['published']) => string) => [pick(published), pick(draft)];
   const ids = new Map<string, string[]>([
     ['user', [cast.owner, cast.organizer, cast.coorganizer, cast.speaker, cast.other, cast.admin].map((u) => u.id)],
@@ -92,6 +103,11 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     ['order', [order.data.id]],
     ['page', [page]],
     ['notification', [String(notification!.id)]],
+    ['ticket', tickets],
+    ['tax', taxes],
+    ['speakers-call', calls],
+    ['attendee', [attendee]],
+    ['stripe-authorization', [String(stripe!.id)]],
   ]);
   return {
     world,

@@ -109,3 +109,19 @@ t.test('the JSON:API media type is accepted too', async (t) => {
   const res = await sendReceipt(buyer.token, { 'order-identifier': identifier }, 'application/vnd.api+json');
   t.equal(res.status, 200);
 });
+
+t.test('ticket holders (attendee records) of the order get the receipt too', async (t) => {
+  const holderBuyer = await seedUser(app);
+  const id = await create(app, holderBuyer.token, 'orders', 'order', { amount: 5, attendees: [] }, { event: rel('event', world.published.event) });
+  const ticket = await create(app, cast.owner.token, 'tickets', 'ticket', { name: 'Day', 'sales-starts-at': '2030-01-01T00:00:00Z', 'sales-ends-at': '2030-02-01T00:00:00Z' }, { event: rel('event', world.published.event) });
+  const of = { event: rel('event', world.published.event), order: rel('order', id), ticket: rel('ticket', ticket) };
+  await create(app, holderBuyer.token, 'attendees', 'attendee', { firstname: 'Katherine', lastname: 'Johnson', email: 'kj@example.org' }, of);
+  await create(app, holderBuyer.token, 'attendees', 'attendee', { firstname: 'No Address' }, of);
+  const done = await call(app, { method: 'PATCH', url: `/v1/orders/${id}`, token: cast.organizer.token, body: { data: { type: 'order', id, attributes: { status: 'completed' } } } });
+  const before = smtp.received.length;
+  const res = await sendReceipt(holderBuyer.token, { 'order-identifier': done.body.data.attributes.identifier });
+  t.equal(res.status, 200);
+  const mails = (await smtp.waitFor(before + 2)).slice(before);
+  t.same(mails.map((m) => m.envelope.to).flat().sort(), [holderBuyer.email, 'kj@example.org'].sort(), 'the buyer and the holder with an address');
+  t.match(mails[0]!.parsed.attachments[0]!.content.toString('utf8'), 'Katherine Johnson');
+});

@@ -5,7 +5,7 @@
  * page, and a notification for `owner`.
  */
 import type { FastifyInstance } from 'fastify';
-import { notifications } from '../../db/schema/index.js';
+import { notifications, stripeAuthorizations } from '../../db/schema/index.js';
 import { buildWorld, completeOrder, create, eventAttributes, rel, type World } from '../helpers/events.js';
 import { seedUser, type TestUser } from '../helpers/users.js';
 import type { Caller } from './permission-matrix.js';
@@ -18,6 +18,8 @@ export interface MatrixWorld {
   bazaar: string;
   /** An open order `owner` bought in the bazaar. */
   order: string;
+  /** A ticket of the bazaar; `ids.attendees` holds it in `order`. */
+  bazaarTicket: string;
   /** The identifier of a completed order `owner` bought in the bazaar. */
   completed: string;
   page: string;
@@ -75,6 +77,17 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
   const notification = await notify(app, cast.owner);
   const eventType = await create(app, cast.admin.token, 'event-types', 'event-type', { name: 'Conference' });
   const subTopic = await create(app, cast.admin.token, 'event-sub-topics', 'event-sub-topic', { name: 'Robotics' }, { 'event-topic': rel('event-topic', world.topic) });
+  const sales = { 'sales-starts-at': '2030-01-01T00:00:00Z', 'sales-ends-at': '2030-05-01T00:00:00Z' };
+  const ofPublished = { event: rel('event', p.event) };
+  const ticket = await create(app, cast.owner.token, 'tickets', 'ticket', { name: 'Standard', ...sales }, ofPublished);
+  const tax = await create(app, cast.owner.token, 'taxes', 'tax', { name: 'VAT', rate: 19, 'tax-id': 'DE1', email: 'tax@example.org' }, ofPublished);
+  const call = await create(app, cast.owner.token, 'speakers-calls', 'speakers-call', { 'starts-at': '2030-01-01T00:00:00Z', 'ends-at': '2030-03-01T00:00:00Z' }, ofPublished);
+  // None can be created through the API (no Stripe here): one written as a Stripe integration would.
+  const [stripe] = await app.db.insert(stripeAuthorizations).values({ eventId: Number(p.event), stripePublishableKey: 'pk_test' }).returning();
+  const bazaarTicket = await create(app, host.token, 'tickets', 'ticket', { name: 'Entry', ...sales }, { event: rel('event', bazaar) });
+  const attendee = await create(app, cast.owner.token, 'attendees', 'attendee', { firstname: 'Ada' }, {
+    event: rel('event', bazaar), order: rel('order', order), ticket: rel('ticket', bazaarTicket),
+  });
 
   const ids: Record<string, string> = {
     users: cast.owner.id,
@@ -93,10 +106,16 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     speakers: p.speaker,
     'custom-forms': p.customForm,
     orders: order,
+    tickets: ticket,
+    taxes: tax,
+    'speakers-calls': call,
+    'speakers-call': call,
+    'stripe-authorizations': String(stripe!.id),
+    attendees: attendee,
     pages: page,
     notifications: notification,
     settings: '1',
     import: 'json',
   };
-  return { world, users, tokens: tokensOf(users), bazaar, order, completed, page, notification, ids };
+  return { world, users, tokens: tokensOf(users), bazaar, bazaarTicket, order, completed, page, notification, ids };
 }

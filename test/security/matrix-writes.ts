@@ -31,6 +31,9 @@ export const KINDS: Record<string, Kind> = {
   // Accepted: a session in another state exists only for its event's staff, creator and speakers.
   sessions: { type: 'session', attributes: () => ({ title: 'Keynote', state: 'accepted' }), renames: 'title' },
   speakers: { type: 'speaker', attributes: () => ({ name: 'Grace', email: `grace${next()}@example.com` }), renames: 'name' },
+  tickets: { type: 'ticket', attributes: () => ({ name: `Ticket ${next()}`, 'sales-starts-at': '2030-01-01T00:00:00Z', 'sales-ends-at': '2030-05-01T00:00:00Z' }), renames: 'name' },
+  taxes: { type: 'tax', attributes: () => ({ name: 'VAT', rate: 7, 'tax-id': 'DE1', email: 'tax@example.org' }), renames: 'name', perEvent: true },
+  'speakers-calls': { type: 'speakers-call', attributes: () => ({ 'starts-at': '2030-01-01T00:00:00Z', 'ends-at': '2030-03-01T00:00:00Z' }), renames: 'announcement', perEvent: true },
   'custom-forms': { type: 'custom_form', attributes: () => ({ form: 'session', 'field-identifier': `field${next()}`, type: 'text' }), renames: 'name' },
 };
 

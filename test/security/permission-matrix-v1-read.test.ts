@@ -55,6 +55,9 @@ t.test('GET routes of the event service x callers', async (t) => {
     'GET /v1/settings/{id} [storage and mail secrets]': () => ({
       sees: (body) => ['s3-secret-key', 'smtp-password'].every((k) => k in (body?.data?.attributes ?? {})),
     }),
+    'GET /v1/taxes/{id} [tax-id, email]': () => ({
+      sees: (body) => body?.data?.attributes?.['tax-id'] !== undefined && body?.data?.attributes?.email !== undefined,
+    }),
     'GET /v1/speakers/{id} [email, mobile]': () => ({
       sees: (body) => body?.data?.attributes?.email !== undefined && body?.data?.attributes?.mobile !== undefined,
     }),

@@ -29,6 +29,9 @@ t.test('write routes on event records x callers', async (t) => {
       ...(path === 'event-copyrights'
         ? ([['PATCH /v1/event-copyright/{id}', rename], ['DELETE /v1/event-copyright/{id}', removeFresh(path, 'event-copyright')]] as [string, Recipe][])
         : []),
+      ...(path === 'speakers-calls'
+        ? ([['PATCH /v1/speakers-call/{id}', rename], ['DELETE /v1/speakers-call/{id}', removeFresh(path, 'speakers-call')]] as [string, Recipe][])
+        : []),
     ];
   });
   const speaker = () => newRecord('speakers', p.event);

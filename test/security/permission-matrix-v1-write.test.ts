@@ -12,6 +12,7 @@ import { dataUri, makeImage, multipart } from '../helpers/images.js';
 import { issueAccountToken } from '../../src/auth/account-tokens.js';
 import { loginPair } from '../helpers/auth.js';
 import { seedUser } from '../helpers/users.js';
+import { stripeAuthorizations } from '../../db/schema/index.js';
 import { appWithRoutes, checkCoverage, runMatrix, type Recipe, type Send } from './matrix.js';
 import { buildMatrixWorld, buyOrder, notify } from './matrix-world.js';
 import { document, freshTargets, linkage, newRecord, next, toOne, update } from './matrix-writes.js';
@@ -26,6 +27,9 @@ t.test('other write routes of the event service x callers', async (t) => {
   const { cast, topic, published: p } = w.world;
   const { owner } = w.users;
   const { freshEvent } = freshTargets(app, w);
+  /** A ticket holder of the open order `owner` bought in the bazaar. */
+  const ticketHolder = () =>
+    document('attendee', { firstname: `Bo ${next()}` }, { event: rel('event', w.bazaar), order: rel('order', w.order), ticket: rel('ticket', w.bazaarTicket) });
 
   /** A user of its own for the cell, who is the `owner` caller of that cell. */
   const ownUser = async (caller: Caller, send: (id: string) => Send): Promise<Send> => {
@@ -133,6 +137,22 @@ t.test('other write routes of the event service x callers', async (t) => {
     'DELETE /v1/orders/{id}': async () => ({ path: `/v1/orders/${await buyOrder(app, owner, w.bazaar)}` }),
     'PATCH /v1/orders/{id}/relationships/event': () => toOne('event', w.bazaar),
     'POST /v1/attendees/send-receipt': () => ({ json: { 'order-identifier': w.completed } }),
+    'POST /v1/events/{id}/tickets': () => newRecord('tickets', p.event),
+    'POST /v1/attendees': () => ticketHolder(),
+    'PATCH /v1/attendees/{id}': () => update('attendee', w.ids.attendees!, { firstname: `Ada ${next()}` }),
+    'DELETE /v1/attendees/{id}': async () => ({ path: `/v1/attendees/${await create(app, owner.token, 'attendees', 'attendee', {}, ticketHolder().document.data.relationships)}` }),
+    'PATCH /v1/attendees/{id}/relationships/event': () => toOne('event', w.bazaar),
+    'PATCH /v1/attendees/{id}/relationships/order': () => toOne('order', w.order),
+    'PATCH /v1/attendees/{id}/relationships/ticket': () => toOne('ticket', w.bazaarTicket),
+    'PATCH /v1/attendees/{id}/relationships/user': () => toOne('user', owner.id),
+    'POST /v1/stripe-authorizations': () => document('stripe-authorization', { 'stripe-auth-code': 'ac_1' }, { event: rel('event', p.event) }),
+    'PATCH /v1/stripe-authorizations/{id}': () => update('stripe-authorization', w.ids['stripe-authorizations']!, { 'stripe-auth-code': 'ac_2' }),
+    'DELETE /v1/stripe-authorizations/{id}': async () => {
+      const event = await freshEvent();
+      const [row] = await app.db.insert(stripeAuthorizations).values({ eventId: Number(event) }).returning();
+      return { path: `/v1/stripe-authorizations/${row!.id}` };
+    },
+    'PATCH /v1/stripe-authorizations/{id}/relationships/event': () => toOne('event', p.event),
     'POST /v1/notifications': () => document('notification', { 'is-read': false }),
     'PATCH /v1/notifications/{id}': () => update('notification', w.notification, { 'is-read': true }),
     'DELETE /v1/notifications/{id}': async () => ({ path: `/v1/notifications/${await notify(app, owner)}` }),

@@ -140,6 +140,11 @@ export const MATRIX: Record<string, Row> = {
   [`GET ${EVENT}/custom-forms`]: signedIn(200),
   [`POST ${EVENT}/speakers`]: involved(201),
   [`POST ${EVENT}/custom-forms`]: involved(201),
+  ...Object.assign({}, ...['tickets', 'tax', 'speakers-call', 'stripe-authorization'].map((n) => publicRelationship(EVENT, n))),
+  [`POST ${EVENT}/tickets`]: involved(201),
+  // An event's ticket holders are its organizers' (linkage and list alike).
+  [`GET ${EVENT}/relationships/attendees`]: involved(200),
+  [`GET ${EVENT}/attendees`]: involved(200),
   [`GET ${EVENT}/relationships/orders`]: involved(200),
   [`GET ${EVENT}/orders`]: involved(200),
   ...editableToMany(EVENT, 'organizers', ownerOrStaff),
@@ -219,6 +224,19 @@ export const MATRIX: Record<string, Row> = {
   ...editableToMany('/v1/speakers/{id}', 'sessions', involved),
   'GET /v1/speakers/{id}/sessions': everyone(200),
   ...eventRecord('custom-forms', signedIn(200)),
+  ...eventRecord('tickets'),
+  // Holders are listed as far as the caller may see them (its own, or all for the event's organizers).
+  'GET /v1/tickets/{id}/relationships/attendees': everyone(200),
+  'GET /v1/tickets/{id}/attendees': signedIn(200),
+  [`GET /v1/tickets/{id}/relationships/orders`]: involved(200),
+  [`GET /v1/tickets/{id}/orders`]: involved(200),
+  // The public part of a tax for everyone, the invoicing details for the event's organizers.
+  ...eventRecord('taxes'),
+  'GET /v1/taxes/{id} [tax-id, email]': shownTo('owner', 'organizer', 'admin', 'superAdmin'),
+  ...eventRecord('speakers-calls'),
+  'GET /v1/speakers-call/{id}': everyone(200),
+  'PATCH /v1/speakers-call/{id}': involved(200),
+  'DELETE /v1/speakers-call/{id}': involved(200),
 
   // Orders: the buyer, the event's organizers, administrators; only administrators delete.
   'GET /v1/orders': signedIn(200),
@@ -234,6 +252,31 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/orders/{id}/relationships/user': involved(200),
   'GET /v1/orders/{id}/user': involved(200),
   'POST /v1/attendees/send-receipt': involved(200),
+  ...Object.fromEntries(['attendees', 'tickets'].flatMap((n) => [[`GET /v1/orders/{id}/relationships/${n}`, involved(200)], [`GET /v1/orders/{id}/${n}`, involved(200)]])),
+
+  // Ticket holders (of the open order `owner` bought in the bazaar): the buyer and the event's organizers; organizers delete.
+  'GET /v1/attendees': signedIn(200),
+  'POST /v1/attendees': involved(201),
+  'GET /v1/attendees/{id}': involved(200),
+  'PATCH /v1/attendees/{id}': involved(200),
+  'DELETE /v1/attendees/{id}': row(401, 403, 403, 200, 200, 200),
+  ...Object.fromEntries(
+    ['event', 'order', 'ticket', 'user'].flatMap((n) => [
+      [`GET /v1/attendees/{id}/relationships/${n}`, involved(200)],
+      [`PATCH /v1/attendees/{id}/relationships/${n}`, involved(200)],
+      [`GET /v1/attendees/{id}/${n}`, involved(200)],
+    ]),
+  ),
+
+  // Stripe: no integration here, so organizers' writes are refused with 422; reads are the organizers'.
+  'GET /v1/stripe-authorizations': signedIn(200),
+  'POST /v1/stripe-authorizations': row(401, 403, 422, 422, 422, 422),
+  'GET /v1/stripe-authorizations/{id}': involved(200),
+  'PATCH /v1/stripe-authorizations/{id}': row(401, 403, 422, 422, 422, 422),
+  'DELETE /v1/stripe-authorizations/{id}': involved(200),
+  'GET /v1/stripe-authorizations/{id}/relationships/event': involved(200),
+  'PATCH /v1/stripe-authorizations/{id}/relationships/event': row(401, 403, 422, 422, 422, 422),
+  'GET /v1/stripe-authorizations/{id}/event': involved(200),
 
   // Notifications: written by the server only; read by their user and administrators, changed by their user.
   'GET /v1/notifications': signedIn(200),

@@ -90,6 +90,7 @@ const snake = (k: string) => k.replace(/-/g, '_');
 const PATHS: Record<string, string> = {
   event_copyright: 'event-copyright', social_links: 'social-links', custom_forms: 'custom-forms', microlocations: 'microlocations', sponsors: 'sponsors',
   speakers: 'speakers', tracks: 'tracks', session_types: 'session-types', sessions: 'sessions',
+  tickets: 'tickets', tax: 'tax', speakers_call: 'speakers-call',
 };
 const LINKS: Record<string, [string, string][]> = {
   event: [['event_topic_id', 'event-topic'], ['event_type_id', 'event-type'], ['event_sub_topic_id', 'event-sub-topic'], ['owner_id', 'owner']],
@@ -142,7 +143,7 @@ t.test('archive layout, key order, relationships as ids, deleted records left ou
     // Every record equals what the API shows its organizer (live records only), fields in snake_case.
       const include = { event: 'event-topic,owner', sessions: 'track,microlocation,session-type,speakers,creator', speakers: 'user' }[file.name];
     // The event and its copyright are one record each (the copyright's path answers it or null).
-    const single = file.name === 'event' || file.name === 'event_copyright';
+    const single = ['event', 'event_copyright', 'tax', 'speakers_call'].includes(file.name);
     const url = file.name === 'event' ? `/v1/events/${pub.event}` : `/v1/events/${pub.event}/${PATHS[file.name]}${single ? '' : '?page[size]=100'}`;
     const read = await call(app, { url: include ? `${url}${url.includes('?') ? '&' : '?'}include=${include}` : url, token: owner });
     const api = single ? [read.body.data].filter(Boolean) : read.body.data;

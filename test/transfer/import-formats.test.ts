@@ -85,10 +85,10 @@ t.test('a crafted archive in the public Open Event style imports completely', as
   try {
     const waiting = await until('the progress of the last file', async () => {
       const res = await call(app, { url: taskUrl, token: user.token });
-      return res.body?.status === 'Importing sessions (10/10)' || res.body?.state !== 'WAITING' ? res : undefined;
+      return res.body?.status === 'Importing sessions (13/13)' || res.body?.state !== 'WAITING' ? res : undefined;
     });
     t.equal(waiting.status, 200);
-    t.strictSame(waiting.body, { state: 'WAITING', status: 'Importing sessions (10/10)', result: null }, 'progress while waiting');
+    t.strictSame(waiting.body, { state: 'WAITING', status: 'Importing sessions (13/13)', result: null }, 'progress while waiting');
   } finally {
     await lock.release();
   }

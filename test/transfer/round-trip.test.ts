@@ -168,10 +168,28 @@ for (let i = 0; i < 4; i++) {
   }, { ...links, speakers: { data: sessionSpeakers[i]!.map((s) => ({ type: 'speaker', id: speakers[s]! })) } });
 }
 
+for (const [i, type] of (['free', 'paid', 'donation'] as const).entries()) {
+  await make('tickets', 'ticket', {
+    name: `Ticket ${i}`, type, description: `Ticket number ${i}`, price: type === 'paid' ? 49.5 : null, quantity: 100 + i,
+    'min-order': 1, 'max-order': 5 + i, 'min-price': type === 'donation' ? 5 : null, 'max-price': type === 'donation' ? 500 : null,
+    position: i, 'is-description-visible': i !== 1, 'is-hidden': i === 2, 'is-fee-absorbed': i === 0,
+    'sales-starts-at': `2030-0${i + 1}-01T00:00:00Z`, 'sales-ends-at': '2030-04-30T00:00:00Z', 'form-id': `form${i}`, 'badge-id': i ? null : 'badge0',
+  });
+}
+await make('taxes', 'tax', {
+  name: 'VAT', rate: 19, 'tax-id': 'DE123456789', country: 'DE', 'registered-company': 'Summit GmbH', 'contact-name': 'Ann',
+  email: 'tax@example.org', phone: '+49 30 1', address: 'Str. 1', city: 'Berlin', state: 'Berlin', zip: '10115',
+  'invoice-footer': 'Thanks', 'should-send-invoice': true, 'is-invoice-sent': false, 'is-tax-included-in-price': true,
+});
+await make('speakers-calls', 'speakers-call', {
+  announcement: '<p>Send us talks</p>', 'starts-at': '2030-01-01T00:00:00Z', 'soft-ends-at': '2030-02-15T00:00:00Z',
+  'ends-at': '2030-03-01T00:00:00Z', privacy: 'private', hash: 'b1946ac9-2e7f-4a3f-9d8e-1f2a3b4c5d6e',
+});
+
 // ---- reading an event back through the API ----
 const KINDS: [path: string, include: string][] = [
   ['social-links', ''], ['custom-forms', ''], ['microlocations', ''], ['sponsors', ''], ['speakers', 'user,sessions'],
-  ['tracks', 'sessions'], ['session-types', 'sessions'], ['sessions', 'track,microlocation,session-type,speakers,creator'],
+  ['tracks', 'sessions'], ['session-types', 'sessions'], ['sessions', 'track,microlocation,session-type,speakers,creator'], ['tickets', ''],
 ];
 async function readEvent(id: string, token: string) {
   const res = await call(app, { url: `/v1/events/${id}?include=event-topic,event-copyright,owner`, token });
@@ -302,6 +320,13 @@ t.test('export with all flags, download, import, and the new event equals the ol
   const [oldCopyright, newCopyright] = [await copyrightOf(event, owner), await copyrightOf(fresh, importer.token)];
   t.not(newCopyright.id, oldCopyright.id, 'a new copyright record');
   t.strictSame(newCopyright.attributes, oldCopyright.attributes, 'the copyright, carried over');
+  for (const one of ['tax', 'speakers-call']) {
+    const read = async (id: string, token: string) => (await call(app, { url: `/v1/events/${id}/${one}`, token })).body.data as Doc;
+    const [old, now] = [await read(event, owner), await read(fresh, importer.token)];
+    t.ok(old && now && now.id !== old.id, `${one}: a new record`);
+    t.strictSame(now.attributes, old.attributes, `${one}: carried over, private members too`);
+  }
+  t.equal(json('tickets.json').length, 3, 'tickets.json holds every ticket, the hidden one too');
 
   // Old id -> new id of every record, by position (both events' records in ascending id order).
   const map = new Map<string, string>();

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { events, orders, users } from '../../../db/schema/index.js';
+import { attendees, events, orders, users, type Attendee } from '../../../db/schema/index.js';
 import { loggedIn, requireLogin } from '../../auth/caller.js';
 import type { Config } from '../../config.js';
 import { conflict, forbidden, notFound } from '../../jsonapi/errors.js';
@@ -69,6 +69,11 @@ export default async function sendReceiptRoute(app: FastifyInstance, { config }:
           paymentMode: orders.paymentMode,
           completedAt: orders.completedAt,
           attendees: orders.attendees,
+          // The order's ticket holders with an address (attendee records) receive it too.
+          holders: sql<Attendee[]>`coalesce((select json_agg(json_build_object(
+              'name', coalesce(nullif(trim(concat_ws(' ', ${attendees.firstname}, ${attendees.lastname})), ''), ${attendees.email}),
+              'email', ${attendees.email}) order by ${attendees.id})
+            from ${attendees} where ${attendees.orderId} = ${orders.id} and ${attendees.deletedAt} is null and ${attendees.email} is not null), '[]')`,
           eventId: orders.eventId,
           userId: orders.userId,
           eventName: events.name,
@@ -86,7 +91,7 @@ export default async function sendReceiptRoute(app: FastifyInstance, { config }:
         throw forbidden('Only the buyer, the organizers of the event or an administrator may send this receipt');
       }
       if (order.status !== 'completed') throw conflict('Cannot send receipt for an incomplete order');
-      const mails = receiptMails(order);
+      const mails = receiptMails({ ...order, attendees: [...order.attendees, ...order.holders] });
       await takeMails(app.db, limits, mails.map((m) => m.to.address), request.ip);
       for (const mail of mails) await app.mailer.send(mail);
       return { message: 'receipt sent to attendees' as const };

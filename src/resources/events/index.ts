@@ -99,6 +99,17 @@ export const eventResource = defineResource({
       ...recordsOfEvent('order', 'ticket orders of the event; its organizers and coorganizers only'),
       guard: (ctx, row) => requireRole(ctx, row.id as number, 'coorganizer'),
     },
+    tickets: recordsOfEvent('ticket', 'tickets the event sells (hidden ones for its organizers only)', 'event'),
+    tax: { kind: 'toOne', type: 'tax', foreignKey: 'eventId', readOnly: true, description: 'the tax on the tickets, if any' },
+    'speakers-call': { kind: 'toOne', type: 'speakers-call', foreignKey: 'eventId', readOnly: true, description: 'the call for speakers, if any' },
+    'stripe-authorization': {
+      kind: 'toOne', type: 'stripe-authorization', foreignKey: 'eventId', readOnly: true,
+      description: 'always null: this server has no Stripe integration',
+    },
+    attendees: {
+      ...recordsOfEvent('attendee', 'ticket holders of the event; its organizers and coorganizers only'),
+      guard: (ctx, row) => requireRole(ctx, row.id as number, 'coorganizer'),
+    },
     owner: { kind: 'toOne', type: 'user', column: 'ownerId', readOnly: true, description: 'the creator of the event' },
     organizers: role('organizer', 'organizers: owner rights except managing roles; only the owner changes them'),
     coorganizers: role('coorganizer', 'coorganizers edit the event and its records; only the owner changes them'),

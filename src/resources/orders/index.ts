@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import { ORDER_STATUSES, orders, PAYMENT_MODES, type Attendee } from '../../../db/schema/index.js';
+import { ORDER_STATUSES, orders, orderTickets, PAYMENT_MODES, type Attendee } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/resource.js';
 import { DateTime, Email, Nullable } from '../../jsonapi/types.js';
 import { choice, createdAt, deletedAt, eventOf } from '../attributes.js';
@@ -59,6 +59,14 @@ export const orderResource = defineResource({
   relationships: {
     event: eventOf,
     user: { kind: 'toOne', type: 'user', column: 'userId', readOnly: true, description: 'the buyer; the caller who created the order' },
+    attendees: {
+      kind: 'toMany', type: 'attendee', foreignKey: 'orderId', readOnly: true,
+      description: 'the ticket holders (attendee records) of the order; a ticket holder names its order',
+    },
+    tickets: {
+      kind: 'toMany', type: 'ticket', through: { table: orderTickets, from: 'orderId', to: 'ticketId' }, readOnly: true,
+      description: "the tickets the order's ticket holders hold, once each",
+    },
   },
   policy: orderPolicy,
   hooks: {

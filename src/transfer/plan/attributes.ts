@@ -137,6 +137,8 @@ const UNIQUE: Record<string, { fields: string[]; drops: 'field' | 'record'; why:
   speaker: { fields: ['email'], drops: 'field', why: 'an earlier speaker has this address (one speaker per address in an event)' },
   custom_form: { fields: ['form', 'field-identifier'], drops: 'record', why: 'an earlier field of the same form has this identifier' },
   'event-copyright': { fields: [], drops: 'record', why: 'an event has one copyright: the first is kept' },
+  tax: { fields: [], drops: 'record', why: 'an event has one tax: the first is kept' },
+  'speakers-call': { fields: [], drops: 'record', why: 'an event has one call for speakers: the first is kept' },
 };
 
 /** Values of the records kept so far, per unique rule: a repeat loses the field or the whole record. */

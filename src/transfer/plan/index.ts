@@ -1,4 +1,7 @@
+import { JsonApiError } from '../../jsonapi/errors.js';
 import { attributeValues } from '../../jsonapi/operations.js';
+import { checkCall } from '../../resources/speakers-calls/index.js';
+import { checkTicket } from '../../resources/tickets/rules.js';
 import { FILES, modelOf, snake } from '../format.js';
 import { readDateTime, writtenInstant } from '../repairs/dates.js';
 import { idKey } from '../repairs/ids.js';
@@ -98,6 +101,18 @@ interface Listings {
   speakers: Map<string, string[]>;
 }
 
+/** The rules the API checks on create (ticket orders and prices, a call's period): what a record breaks, if any. */
+const RULES: Record<string, (values: Record<string, unknown>) => void> = { ticket: checkTicket, 'speakers-call': checkCall };
+function brokenRule(type: string, values: Record<string, unknown>): string | undefined {
+  try {
+    RULES[type]?.(values);
+    return undefined;
+  } catch (err) {
+    if (err instanceof JsonApiError) return err.detail;
+    throw err;
+  }
+}
+
 /** One record of a file other than the event's, ready to be written; undefined when it is not imported. */
 async function planRecord(ctx: Context, source: SourceFile, record: SourceRecord, seen: Set<string>, listings?: Listings): Promise<PlannedRecord | undefined> {
   const model = modelOf(source.file.type);
@@ -116,9 +131,15 @@ async function planRecord(ctx: Context, source: SourceFile, record: SourceRecord
   }
   if (listings) checkSessionPeriod(warn, record, attributes);
   if (!checkUnique(seen, model.type, warn, record, attributes)) return undefined;
+  const values = await attributeValues(model, attributes);
+  const broken = brokenRule(model.type, values);
+  if (broken) {
+    warn({ action: `${broken}: the record is dropped` });
+    return undefined;
+  }
   return {
     key: record.key,
-    values: await attributeValues(model, attributes),
+    values,
     refs: refsOf(ctx, model, warn, record, listings ? { tracks: listings.tracks } : {}),
     speakers: listings ? speakersOf(ctx, warn, record, listings.speakers) : [],
   };

@@ -12,7 +12,7 @@ export const LINK_FIELDS: Record<string, string[]> = {
   session: ['speakers', 'speaker_ids'],
   speaker: ['sessions', 'session_ids'],
   track: ['sessions', 'session_ids'],
-  event: ['social_links', 'event_copyright', 'owner', 'creator', 'user'],
+  event: ['social_links', 'event_copyright', 'tax', 'speakers_call', 'owner', 'creator', 'user'],
 };
 
 /** Old ids listed by another file's records (a track's or a speaker's `sessions`), by the listed id. */

@@ -1,0 +1,83 @@
+import { Type } from '@sinclair/typebox';
+import { and, not, or } from 'drizzle-orm';
+import { orderTickets, TICKET_TYPES, tickets } from '../../../db/schema/index.js';
+import { isStaff } from '../../auth/caller.js';
+import { defineResource, type AttributeSpec, type Ctx, type Columns } from '../../jsonapi/resource.js';
+import { DateTime, Nullable } from '../../jsonapi/types.js';
+import { choice, deletedAt, eventOf, flexibleBoolean, optionalInteger, optionalText, requiredText } from '../attributes.js';
+import { inManagedEvent, inVisibleEvent, requireRole } from '../events/access.js';
+import { eventRecordPolicy } from '../events/record-policy.js';
+import { checkTicket } from './rules.js';
+
+const amount = (column: string, description: string): AttributeSpec => ({
+  column,
+  schema: Nullable(Type.Number({ minimum: 0, maximum: 9_999_999_999.99, description })),
+});
+const count = (column: string, description: string) => optionalInteger(column, description, 0);
+
+/** Tickets that exist for the caller: those of visible events, hidden ones only for the event's organizers. */
+function ticketVisible(ctx: Ctx, t: Columns) {
+  const event = inVisibleEvent(ctx.caller, t.eventId!);
+  if (isStaff(ctx.caller)) return event;
+  return and(event, or(not(t.isHidden!), inManagedEvent(ctx.caller, t.eventId!)));
+}
+
+const records = eventRecordPolicy();
+
+export const ticketResource = defineResource({
+  type: 'ticket',
+  path: 'tickets',
+  name: 'Ticket',
+  tag: 'Tickets',
+  description:
+    'A kind of ticket an event sells. Readable where the event is; hidden tickets exist only for the ' +
+    "event's organizers, coorganizers and administrators (404 for everyone else). Written by the event's " +
+    'organizers and coorganizers. max-order must not be below min-order, quantity must be positive and ' +
+    'not below min-order or max-order, a paid ticket needs a price, a donation min-price not above ' +
+    'max-price, and sales end after they start: checked on create and on update against the stored values.',
+  table: tickets,
+  softDelete: 'deletedAt',
+  attributes: {
+    name: requiredText('name', 255),
+    type: { column: 'type', schema: choice(TICKET_TYPES, 'free (default), paid or donation') },
+    description: optionalText('description', 100_000),
+    price: amount('price', 'price of a paid ticket; greater than 0 when type is paid'),
+    quantity: count('quantity', 'how many tickets are for sale; greater than 0'),
+    'min-order': count('minOrder', 'fewest tickets of this kind per order'),
+    'max-order': count('maxOrder', 'most tickets of this kind per order; not below min-order'),
+    'min-price': amount('minPrice', 'lowest donation'),
+    'max-price': amount('maxPrice', 'highest donation; not below min-price'),
+    position: optionalInteger('position', 'display order', 0),
+    'is-description-visible': flexibleBoolean('isDescriptionVisible', 'whether buyers see the description (default true)'),
+    'is-hidden': flexibleBoolean('isHidden', "hidden tickets exist only for the event's organizers (default false)"),
+    'is-fee-absorbed': flexibleBoolean('isFeeAbsorbed', 'whether the organizer pays the service fee (default false)'),
+    'sales-starts-at': { column: 'salesStartsAt', schema: DateTime(), required: true },
+    'sales-ends-at': { column: 'salesEndsAt', schema: DateTime({ description: 'after sales-starts-at' }), required: true },
+    'form-id': optionalText('formId', 255, 'the custom form of the ticket holders'),
+    'badge-id': optionalText('badgeId', 255, 'the badge design of the ticket'),
+    'deleted-at': deletedAt,
+  },
+  relationships: {
+    event: eventOf,
+    attendees: {
+      kind: 'toMany',
+      type: 'attendee',
+      foreignKey: 'ticketId',
+      readOnly: true,
+      description: 'the holders of this ticket (as far as the caller may see them)',
+    },
+    orders: {
+      kind: 'toMany',
+      type: 'order',
+      through: { table: orderTickets, from: 'ticketId', to: 'orderId' },
+      readOnly: true,
+      description: "the orders holding this ticket; the event's organizers and coorganizers only",
+      guard: (ctx, row) => requireRole(ctx, row.eventId as number, 'coorganizer'),
+    },
+  },
+  policy: { ...records, scope: ticketVisible, existsFor: ticketVisible },
+  hooks: {
+    beforeCreate: (_ctx, values) => checkTicket(values),
+    beforeUpdate: (_ctx, row, values) => checkTicket(values, row),
+  },
+});
