@@ -71,6 +71,8 @@ function mailbox(address: string): string {
 }
 
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+/** SendGrid's SMTP relay: user `apikey`, the API key as the password. */
+export const SENDGRID = { host: 'smtp.sendgrid.net', port: 587, secure: false, requireTLS: true };
 /** Longer than any SMTP exchange can last with the timeouts above. */
 const SENDING_LEASE = sql`now() + interval '5 minutes'`;
 
@@ -89,7 +91,11 @@ export default fp(
     const senderOf = (s: Settings | undefined): string | MailAddress =>
       s?.emailFrom ? { name: oneLine(s.emailFromName ?? ''), address: s.emailFrom } : options.from;
 
-    /** The settings' SMTP server, else SMTP_URL; null: the outbox folder. */
+    /**
+     * The settings' SMTP server or SendGrid (through its SMTP relay), else SMTP_URL; null: the outbox
+     * folder, always when the settings disable mail. `tls-optional` upgrades with STARTTLS when the
+     * server offers it; `none` and `no-encryption` never do.
+     */
     function transportOf(s: Settings | undefined): Transporter | null {
       if (s?.emailService === 'smtp' && s.smtpHost) {
         return nodemailer.createTransport({
@@ -97,11 +103,15 @@ export default fp(
           port: s.smtpPort ?? (s.smtpEncryption === 'ssl' ? 465 : 587),
           secure: s.smtpEncryption === 'ssl',
           requireTLS: s.smtpEncryption === 'tls',
-          ignoreTLS: s.smtpEncryption === 'none',
+          ignoreTLS: s.smtpEncryption === 'none' || s.smtpEncryption === 'no-encryption',
           ...(s.smtpUsername ? { auth: { user: s.smtpUsername, pass: s.smtpPassword ?? '' } } : {}),
           ...TIMEOUTS,
         });
       }
+      if (s?.emailService === 'sendgrid' && s.sendgridKey) {
+        return nodemailer.createTransport({ ...SENDGRID, auth: { user: 'apikey', pass: s.sendgridKey }, ...TIMEOUTS });
+      }
+      if (s?.emailService === 'disable') return null;
       return options.smtpUrl ? nodemailer.createTransport({ url: options.smtpUrl, ...TIMEOUTS }) : null;
     }
 

@@ -16,7 +16,7 @@ export interface TokenPair {
   refresh_token: string;
 }
 
-export type EndReason = 'logout' | 'reuse' | 'password' | 'deleted';
+export type EndReason = 'logout' | 'reuse' | 'password' | 'deleted' | 'blocked';
 
 /** A new opaque token: 256 random bits, URL-safe. */
 export const newToken = () => randomBytes(32).toString('base64url');
