@@ -40,6 +40,7 @@ export async function accountRoutes(
       if (!params.login || !params.password || hasNul(params.login)) throw new AssistantError(400, 'Bad login parameters.');
       const user = await checkLogin(app, loginLimits, { email: params.login, password: params.password, ip: request.ip });
       if (!user) throw new AssistantError(422, 'Invalid credentials');
+      await app.db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
       await files.write();
       return { accepted: true, valid_seconds: expiresIn, access_token: app.issueToken(user.id, { generation: user.tokenGeneration }), message: `You are logged in as ${user.email}` };
     },

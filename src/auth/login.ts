@@ -1,4 +1,3 @@
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../../db/schema/index.js';
 import type { Config } from '../config.js';
@@ -34,7 +33,7 @@ export const ACCOUNT_BLOCKED = 'This account has been blocked by an administrato
  * a failure before the password is checked, so guesses sent in parallel are all counted; a success
  * forgives the e-mail's failures, never the client's others (whoever logs into their own account
  * between guesses at others' must not start their count over). The right password of a blocked
- * account is refused with 403 (ACCOUNT_BLOCKED); a success is the account's `last-accessed-at`.
+ * account is refused with 403 (ACCOUNT_BLOCKED).
  */
 export async function checkLogin(
   app: FastifyInstance,
@@ -67,7 +66,6 @@ export async function checkLogin(
   await forget(app.db, { bucket: EMAIL_BUCKET, key, ids: [clientHit!] });
   // Only whoever knows the password learns that the account is blocked.
   if (user.isBlocked) throw forbidden(ACCOUNT_BLOCKED);
-  await app.db.update(users).set({ lastLoginAt: sql`now()` }).where(eq(users.id, user.id));
   return { id: user.id, email: user.email, tokenGeneration: user.tokenGeneration };
 }
 
