@@ -7,6 +7,7 @@ import fp from 'fastify-plugin';
 import nodemailer, { type Transporter } from 'nodemailer';
 import addressparser from 'nodemailer/lib/addressparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { mails, settings } from '../db/schema/index.js';
 import type { Db } from './db.js';
 
@@ -71,10 +72,34 @@ function mailbox(address: string): string {
 }
 
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+/** SendGrid's SMTP relay: user `apikey`, the API key as the password. */
+export const SENDGRID = { host: 'smtp.sendgrid.net', port: 587, secure: false, requireTLS: true };
 /** Longer than any SMTP exchange can last with the timeouts above. */
 const SENDING_LEASE = sql`now() + interval '5 minutes'`;
 
 type Settings = typeof settings.$inferSelect;
+
+/**
+ * How mail leaves, from the settings: their SMTP server or SendGrid (through its SMTP relay), else
+ * SMTP_URL; null: the outbox folder, always when the settings disable mail. `tls-optional` upgrades
+ * with STARTTLS when the server offers it; `none` and `no-encryption` never do.
+ */
+export function transportOptionsOf(s: Settings | undefined, smtpUrl: string | undefined): SMTPTransport.Options | { url: string } | null {
+  if (s?.emailService === 'smtp' && s.smtpHost) {
+    return {
+      host: s.smtpHost,
+      port: s.smtpPort ?? (s.smtpEncryption === 'ssl' ? 465 : 587),
+      secure: s.smtpEncryption === 'ssl',
+      requireTLS: s.smtpEncryption === 'tls',
+      ignoreTLS: s.smtpEncryption === 'none' || s.smtpEncryption === 'no-encryption',
+      ...(s.smtpUsername ? { auth: { user: s.smtpUsername, pass: s.smtpPassword ?? '' } } : {}),
+      ...TIMEOUTS,
+    };
+  }
+  if (s?.emailService === 'sendgrid' && s.sendgridKey) return { ...SENDGRID, auth: { user: 'apikey', pass: s.sendgridKey }, ...TIMEOUTS };
+  if (s?.emailService === 'disable' || !smtpUrl) return null;
+  return { url: smtpUrl, ...TIMEOUTS };
+}
 
 /**
  * The mailer: every message is composed once, recorded in `mails` with a retry job in the same
@@ -89,21 +114,10 @@ export default fp(
     const senderOf = (s: Settings | undefined): string | MailAddress =>
       s?.emailFrom ? { name: oneLine(s.emailFromName ?? ''), address: s.emailFrom } : options.from;
 
-    /** The settings' SMTP server, else SMTP_URL; null: the outbox folder. */
-    function transportOf(s: Settings | undefined): Transporter | null {
-      if (s?.emailService === 'smtp' && s.smtpHost) {
-        return nodemailer.createTransport({
-          host: s.smtpHost,
-          port: s.smtpPort ?? (s.smtpEncryption === 'ssl' ? 465 : 587),
-          secure: s.smtpEncryption === 'ssl',
-          requireTLS: s.smtpEncryption === 'tls',
-          ignoreTLS: s.smtpEncryption === 'none',
-          ...(s.smtpUsername ? { auth: { user: s.smtpUsername, pass: s.smtpPassword ?? '' } } : {}),
-          ...TIMEOUTS,
-        });
-      }
-      return options.smtpUrl ? nodemailer.createTransport({ url: options.smtpUrl, ...TIMEOUTS }) : null;
-    }
+    const transportOf = (s: Settings | undefined): Transporter | null => {
+      const chosen = transportOptionsOf(s, options.smtpUrl);
+      return chosen && nodemailer.createTransport(chosen);
+    };
 
     async function toOutbox(id: number, raw: Buffer) {
       await mkdir(options.outboxDir, { recursive: true });

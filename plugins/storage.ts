@@ -174,13 +174,27 @@ export function s3Backend(config: S3Config, urls: StorageOptions['s3Urls']): Bac
   };
 }
 
-const s3ConfigOf = (s: Settings): S3Config => ({
-  endpoint: s.s3Endpoint ?? `https://s3.${s.s3Region ?? 'us-east-1'}.amazonaws.com`,
-  bucket: s.s3Bucket!,
-  region: s.s3Region ?? 'us-east-1',
-  accessKey: s.s3AccessKey ?? '',
-  secretKey: s.s3SecretKey ?? '',
-});
+/**
+ * The bucket the settings store uploads in: S3 (`storage-place` s3), or Google Cloud Storage (gs)
+ * through its S3-compatible XML interface with interoperable (HMAC) keys; undefined: local disk.
+ */
+export function remoteConfigOf(s: Settings): S3Config | undefined {
+  if (s.storagePlace === 's3' && s.s3Bucket) {
+    return {
+      endpoint: s.s3Endpoint ?? `https://s3.${s.s3Region ?? 'us-east-1'}.amazonaws.com`,
+      bucket: s.s3Bucket,
+      region: s.s3Region ?? 'us-east-1',
+      accessKey: s.s3AccessKey ?? '',
+      secretKey: s.s3SecretKey ?? '',
+    };
+  }
+  if (s.storagePlace === 'gs' && s.gsBucketName) {
+    return { endpoint: GOOGLE_STORAGE, bucket: s.gsBucketName, region: 'auto', accessKey: s.gsKey ?? '', secretKey: s.gsSecret ?? '' };
+  }
+  return undefined;
+}
+
+const GOOGLE_STORAGE = 'https://storage.googleapis.com';
 
 /**
  * `app.storage`: local disk (always there, served at MEDIA_PREFIX) and the S3 bucket the settings
@@ -193,8 +207,8 @@ export default fp(
 
     async function s3(): Promise<Backend | undefined> {
       const [row] = await app.db.select().from(settings).where(eq(settings.id, 1));
-      if (!row || row.storagePlace !== 's3' || !row.s3Bucket) return undefined;
-      const config = s3ConfigOf(row);
+      const config = row && remoteConfigOf(row);
+      if (!config) return undefined;
       const signature = JSON.stringify(config);
       if (cached?.signature !== signature) cached = { signature, backend: s3Backend(config, options.s3Urls) };
       return cached.backend;

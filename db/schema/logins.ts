@@ -24,7 +24,7 @@ export const logins = pgTable(
     endReason: varchar('end_reason', { length: 16 }),
   },
   (t) => [
-    check('logins_end_reason', sql`${t.endReason} in ('logout', 'reuse', 'password', 'deleted')`),
+    check('logins_end_reason', sql`${t.endReason} in ('logout', 'reuse', 'password', 'deleted', 'blocked')`),
     index('logins_user_id_idx').on(t.userId),
     index('logins_expires_at_idx').on(t.expiresAt),
   ],

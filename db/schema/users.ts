@@ -28,6 +28,24 @@ export const users = pgTable(
     isVerified: boolean('is_verified').notNull().default(false),
     publicName: varchar('public_name', { length: 255 }),
     wasRegisteredWithOrder: boolean('was_registered_with_order').notNull().default(false),
+    /** Set by an administrator: the account cannot log in and its tokens end (spam). */
+    isBlocked: boolean('is_blocked').notNull().default(false),
+    /** The user lets others see what they follow (favourite sessions). */
+    isProfilePublic: boolean('is_profile_public').notNull().default(false),
+    isSalesAdmin: boolean('is_sales_admin').notNull().default(false),
+    isMarketer: boolean('is_marketer').notNull().default(false),
+    /** Spelled as the web front end spells it. */
+    languagePrefrence: varchar('language_prefrence', { length: 35 }),
+    company: varchar('company', { length: 255 }),
+    billingContactName: varchar('billing_contact_name', { length: 255 }),
+    billingPhone: varchar('billing_phone', { length: 64 }),
+    billingCountry: varchar('billing_country', { length: 255 }),
+    billingState: varchar('billing_state', { length: 255 }),
+    billingCity: varchar('billing_city', { length: 255 }),
+    billingAddress: text('billing_address'),
+    billingZipCode: varchar('billing_zip_code', { length: 64 }),
+    billingTaxInfo: text('billing_tax_info'),
+    billingAdditionalInfo: text('billing_additional_info'),
     /**
      * Raised by every password change: access tokens that belong to no login (the assistant's) carry the
      * generation they were issued in and end when it moves on (plugins/auth.ts).

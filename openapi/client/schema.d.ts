@@ -4337,7 +4337,7 @@ export interface paths {
         head?: never;
         /**
          * Change the settings
-         * @description Administrators only. Changes the given attributes of record 1 and answers the full variant. S3 storage needs a bucket and keys, SMTP mail a host (422 otherwise).
+         * @description Administrators only. Changes the given attributes of record 1 and answers the full variant. S3 or Google storage needs a bucket and keys, SMTP mail a host, SendGrid mail a key (422 otherwise). `aws-key`, `aws-secret`, `aws-bucket-name` and `aws-region` (the web front end's names) are the same settings as `s3-access-key`, `s3-secret-key`, `s3-bucket` and `s3-region`.
          */
         patch: operations["updateSettings"];
         trace?: never;
@@ -5183,6 +5183,41 @@ export interface components {
             "public-name"?: string | null;
             /** @description the account was made by a guest checkout */
             "was-registered-with-order"?: boolean;
+            /** @description preferred language (a code such as `en`); spelled as the web front end spells it */
+            "language-prefrence"?: string | null;
+            /** @description company, for invoices */
+            company?: string | null;
+            /** @description billing contact, for invoices */
+            "billing-contact-name"?: string | null;
+            /** @description billing phone number */
+            "billing-phone"?: string | null;
+            /** @description billing country */
+            "billing-country"?: string | null;
+            /** @description billing state or region */
+            "billing-state"?: string | null;
+            /** @description billing city */
+            "billing-city"?: string | null;
+            /** @description billing street address */
+            "billing-address"?: string | null;
+            /** @description billing postal code */
+            "billing-zip-code"?: string | null;
+            /** @description tax number or other tax details */
+            "billing-tax-info"?: string | null;
+            /** @description anything else invoices should say */
+            "billing-additional-info"?: string | null;
+            /** @description others may see what the user follows (favourite sessions); off by default */
+            "is-profile-public"?: boolean;
+            /** @description blocked by an administrator (spam): the account cannot log in and its tokens end; only administrators may change it */
+            "is-blocked"?: boolean;
+            /** @description sales administrator; only administrators may change it */
+            "is-sales-admin"?: boolean;
+            /** @description marketer; only administrators may change it */
+            "is-marketer"?: boolean;
+            /**
+             * Format: date-time
+             * @description the last login; null before the first
+             */
+            readonly "last-accessed-at"?: string | null;
             /** Format: date-time */
             readonly "created-at"?: string;
             /** Format: date-time */
@@ -5358,6 +5393,41 @@ export interface components {
                     "public-name"?: string | null;
                     /** @description the account was made by a guest checkout */
                     "was-registered-with-order"?: boolean;
+                    /** @description preferred language (a code such as `en`); spelled as the web front end spells it */
+                    "language-prefrence"?: string | null;
+                    /** @description company, for invoices */
+                    company?: string | null;
+                    /** @description billing contact, for invoices */
+                    "billing-contact-name"?: string | null;
+                    /** @description billing phone number */
+                    "billing-phone"?: string | null;
+                    /** @description billing country */
+                    "billing-country"?: string | null;
+                    /** @description billing state or region */
+                    "billing-state"?: string | null;
+                    /** @description billing city */
+                    "billing-city"?: string | null;
+                    /** @description billing street address */
+                    "billing-address"?: string | null;
+                    /** @description billing postal code */
+                    "billing-zip-code"?: string | null;
+                    /** @description tax number or other tax details */
+                    "billing-tax-info"?: string | null;
+                    /** @description anything else invoices should say */
+                    "billing-additional-info"?: string | null;
+                    /** @description others may see what the user follows (favourite sessions); off by default */
+                    "is-profile-public"?: boolean;
+                    /** @description blocked by an administrator (spam): the account cannot log in and its tokens end; only administrators may change it */
+                    "is-blocked"?: boolean;
+                    /** @description sales administrator; only administrators may change it */
+                    "is-sales-admin"?: boolean;
+                    /** @description marketer; only administrators may change it */
+                    "is-marketer"?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description the last login; null before the first. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "last-accessed-at"?: string | null;
                     /**
                      * Format: date-time
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -5511,6 +5581,41 @@ export interface components {
                     "public-name"?: string | null;
                     /** @description the account was made by a guest checkout */
                     "was-registered-with-order"?: boolean;
+                    /** @description preferred language (a code such as `en`); spelled as the web front end spells it */
+                    "language-prefrence"?: string | null;
+                    /** @description company, for invoices */
+                    company?: string | null;
+                    /** @description billing contact, for invoices */
+                    "billing-contact-name"?: string | null;
+                    /** @description billing phone number */
+                    "billing-phone"?: string | null;
+                    /** @description billing country */
+                    "billing-country"?: string | null;
+                    /** @description billing state or region */
+                    "billing-state"?: string | null;
+                    /** @description billing city */
+                    "billing-city"?: string | null;
+                    /** @description billing street address */
+                    "billing-address"?: string | null;
+                    /** @description billing postal code */
+                    "billing-zip-code"?: string | null;
+                    /** @description tax number or other tax details */
+                    "billing-tax-info"?: string | null;
+                    /** @description anything else invoices should say */
+                    "billing-additional-info"?: string | null;
+                    /** @description others may see what the user follows (favourite sessions); off by default */
+                    "is-profile-public"?: boolean;
+                    /** @description blocked by an administrator (spam): the account cannot log in and its tokens end; only administrators may change it */
+                    "is-blocked"?: boolean;
+                    /** @description sales administrator; only administrators may change it */
+                    "is-sales-admin"?: boolean;
+                    /** @description marketer; only administrators may change it */
+                    "is-marketer"?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description the last login; null before the first. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "last-accessed-at"?: string | null;
                     /**
                      * Format: date-time
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -9990,6 +10095,11 @@ export interface components {
             "is-read"?: boolean;
             /** Format: date-time */
             readonly "created-at"?: string;
+            /**
+             * Format: date-time
+             * @description when it arrived: the same as created-at
+             */
+            readonly "received-at"?: string;
         };
         NotificationRelationships: {
             /** @description whom it is for */
@@ -10042,6 +10152,11 @@ export interface components {
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when it arrived: the same as created-at. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "received-at"?: string | null;
                 };
                 relationships?: {
                     /** @description whom it is for. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
@@ -10073,6 +10188,11 @@ export interface components {
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when it arrived: the same as created-at. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "received-at"?: string | null;
                 };
                 relationships?: {
                     /** @description whom it is for. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
@@ -11382,8 +11502,140 @@ export interface components {
                 "profile-small-size": number;
                 /** @description width (and height when the aspect is not kept) of user avatar and speaker photo icons in pixels (default 35) */
                 "profile-icon-size": number;
-                /** @description where uploads are stored (default local) */
-                "storage-place": "local" | "s3";
+                /** @description minutes an unpaid order holds its tickets (default 15) */
+                "order-expiry-time": number;
+                /** @description the start page: the default one, or the event start-pg-event-id */
+                "start-pg-enabled": "default" | "event";
+                /** @description identifier of the event shown as the start page */
+                "start-pg-event-id": string | null;
+                /** @description Google Analytics key */
+                "analytics-key": string | null;
+                /** @description Facebook login client id */
+                "fb-client-id": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Google
+                 */
+                "google-url": string | null;
+                /**
+                 * Format: uri
+                 * @description translations
+                 */
+                "weblate-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Patreon
+                 */
+                "patreon-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Gitter
+                 */
+                "gitter-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Telegram
+                 */
+                "telegram-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the Android app generator
+                 */
+                "android-app-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the web app generator
+                 */
+                "web-app-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the Rocket.Chat server of event chats
+                 */
+                "rocket-chat-url": string | null;
+                /** @description the cookie notice text */
+                "cookie-policy": string | null;
+                /**
+                 * Format: uri
+                 * @description the full cookie policy
+                 */
+                "cookie-policy-link": string | null;
+                /** @description PayPal payments offered */
+                "is-paypal-activated": boolean;
+                /** @description Stripe payments offered */
+                "is-stripe-activated": boolean;
+                /** @description Omise payments offered */
+                "is-omise-activated": boolean;
+                /** @description Paytm payments offered */
+                "is-paytm-activated": boolean;
+                /** @description Alipay payments offered */
+                "is-alipay-activated": boolean;
+                /** @description organizers pay the platform fees through PayPal */
+                "is-billing-paypal-activated": boolean;
+                /** @description debug: the stripe-test-* keys; production: the others */
+                "stripe-mode": "debug" | "production" | null;
+                /** @description Stripe Connect client id */
+                "stripe-client-id": string | null;
+                /** @description Stripe publishable key */
+                "stripe-publishable-key": string | null;
+                /** @description Stripe Connect client id in debug mode */
+                "stripe-test-client-id": string | null;
+                /** @description Stripe publishable key in debug mode */
+                "stripe-test-publishable-key": string | null;
+                /** @description sandbox: the paypal-sandbox-* credentials; live: the others */
+                "paypal-mode": "sandbox" | "live" | null;
+                /** @description PayPal client id */
+                "paypal-client": string | null;
+                /** @description PayPal sandbox client id */
+                "paypal-sandbox-client": string | null;
+                /** @description test: the omise-test-* keys; live: the others */
+                "omise-mode": "test" | "live" | null;
+                /** @description Omise public test key */
+                "omise-test-public": string | null;
+                /** @description Omise public live key */
+                "omise-live-public": string | null;
+                /** @description Alipay publishable key */
+                "alipay-publishable-key": string | null;
+                /** @description test: the paytm-sandbox-* credentials; live: the others */
+                "paytm-mode": "test" | "live" | null;
+                /** @description Paytm merchant id */
+                "paytm-live-merchant": string | null;
+                /** @description Paytm sandbox merchant id */
+                "paytm-sandbox-merchant": string | null;
+                /** @description the platform's billing contact, on invoices to organizers */
+                "admin-billing-contact-name": string | null;
+                /** @description the platform's billing phone */
+                "admin-billing-phone": string | null;
+                /** @description the platform's billing address */
+                "admin-billing-email": string | null;
+                /** @description the platform's billing state */
+                "admin-billing-state": string | null;
+                /** @description the platform's billing country */
+                "admin-billing-country": string | null;
+                /** @description the platform's tax number */
+                "admin-billing-tax-info": string | null;
+                /** @description the platform's company */
+                "admin-company": string | null;
+                /** @description the platform's billing address */
+                "admin-billing-address": string | null;
+                /** @description the platform's billing city */
+                "admin-billing-city": string | null;
+                /** @description the platform's billing postal code */
+                "admin-billing-zip": string | null;
+                /** @description anything else invoices to organizers say */
+                "admin-billing-additional-info": string | null;
+                /**
+                 * Format: uri
+                 * @description the logo on invoices to organizers
+                 */
+                "admin-billing-logo": string | null;
+                /** @description largest event logo upload in kilobytes (default 1000) */
+                "logo-size": number;
+                /** @description largest image upload in kilobytes (default 10000) */
+                "image-size": number;
+                /** @description largest slides upload in kilobytes (default 20000) */
+                "slide-size": number;
+                /** @description where uploads are stored (default local): local disk, the S3 bucket below, or Google Cloud Storage (gs-*, through its S3-compatible interface) */
+                "storage-place": "local" | "s3" | "gs";
                 /**
                  * Format: uri
                  * @description S3-compatible endpoint; empty for AWS
@@ -11395,8 +11647,8 @@ export interface components {
                 "s3-access-key": string | null;
                 /** @description secret; administrators only */
                 "s3-secret-key": string | null;
-                /** @description smtp: send through the SMTP server below; null: SMTP_URL, else the outbox folder */
-                "email-service": "smtp" | null;
+                /** @description smtp: send through the SMTP server below; sendgrid: through SendGrid with sendgrid-key; disable: only write the outbox folder; null: SMTP_URL, else the outbox folder */
+                "email-service": "disable" | "smtp" | "sendgrid" | null;
                 /** @description sender address */
                 "email-from": string | null;
                 /** @description sender name */
@@ -11408,8 +11660,77 @@ export interface components {
                 "smtp-username": string | null;
                 /** @description secret; administrators only */
                 "smtp-password": string | null;
-                /** @description none, ssl (implicit TLS) or tls (STARTTLS required) */
-                "smtp-encryption": "none" | "ssl" | "tls";
+                /** @description none or no-encryption (plain), ssl (implicit TLS), tls (STARTTLS required) or tls-optional (STARTTLS when offered) */
+                "smtp-encryption": "none" | "no-encryption" | "ssl" | "tls" | "tls-optional";
+                /** @description the deployment stage (default production) */
+                "app-environment": "development" | "staging" | "production";
+                /** @description the domain static files are served from */
+                "static-domain": string | null;
+                /** @description Google Cloud Storage bucket */
+                "gs-bucket-name": string | null;
+                /** @description Google Cloud Storage interoperable (HMAC) access key */
+                "gs-key": string | null;
+                /** @description Google Cloud Storage interoperable (HMAC) secret; secret, administrators only */
+                "gs-secret": string | null;
+                /** @description Google login client id */
+                "google-client-id": string | null;
+                /** @description Google login client secret; secret, administrators only */
+                "google-client-secret": string | null;
+                /** @description Facebook login client secret; secret, administrators only */
+                "fb-client-secret": string | null;
+                /** @description Twitter login consumer key */
+                "tw-consumer-key": string | null;
+                /** @description Twitter login consumer secret; secret, administrators only */
+                "tw-consumer-secret": string | null;
+                /** @description Instagram login client id */
+                "in-client-id": string | null;
+                /** @description Instagram login client secret; secret, administrators only */
+                "in-client-secret": string | null;
+                /** @description Stripe secret key; secret, administrators only */
+                "stripe-secret-key": string | null;
+                /** @description Stripe secret key in debug mode; secret, administrators only */
+                "stripe-test-secret-key": string | null;
+                /** @description PayPal secret; secret, administrators only */
+                "paypal-secret": string | null;
+                /** @description PayPal sandbox secret; secret, administrators only */
+                "paypal-sandbox-secret": string | null;
+                /** @description Omise secret test key; secret, administrators only */
+                "omise-test-secret": string | null;
+                /** @description Omise secret live key; secret, administrators only */
+                "omise-live-secret": string | null;
+                /** @description Alipay secret key; secret, administrators only */
+                "alipay-secret-key": string | null;
+                /** @description Paytm merchant key; secret, administrators only */
+                "paytm-live-secret": string | null;
+                /** @description Paytm sandbox merchant key; secret, administrators only */
+                "paytm-sandbox-secret": string | null;
+                /** @description SendGrid API key (email-service sendgrid); secret, administrators only */
+                "sendgrid-key": string | null;
+                /** @description shared secret for registering users on Rocket.Chat; secret, administrators only */
+                "rocket-chat-registration-secret": string | null;
+                /** @description reCAPTCHA on the forms that offer it */
+                "is-google-recaptcha-enabled": boolean;
+                /** @description reCAPTCHA site key */
+                "google-recaptcha-site": string | null;
+                /** @description reCAPTCHA secret key; secret, administrators only */
+                "google-recaptcha-secret": string | null;
+                /** @description day of the month invoices to organizers go out (default 1) */
+                "invoice-sending-day": number;
+                /**
+                 * Format: iana-timezone
+                 * @description time zone of invoice-sending-day (default UTC)
+                 */
+                "invoice-sending-timezone": string;
+                /** @description the PayPal account organizers pay the platform fees to */
+                "admin-billing-paypal-email": string | null;
+                /** @description the same as s3-access-key */
+                "aws-key": string | null;
+                /** @description the same as s3-secret-key */
+                "aws-secret": string | null;
+                /** @description the same as s3-bucket */
+                "aws-bucket-name": string | null;
+                /** @description the same as s3-region */
+                "aws-region": string | null;
             };
             links: components["schemas"]["ResourceLinks"];
         };
@@ -11478,6 +11799,138 @@ export interface components {
                 "profile-small-size": number;
                 /** @description width (and height when the aspect is not kept) of user avatar and speaker photo icons in pixels (default 35) */
                 "profile-icon-size": number;
+                /** @description minutes an unpaid order holds its tickets (default 15) */
+                "order-expiry-time": number;
+                /** @description the start page: the default one, or the event start-pg-event-id */
+                "start-pg-enabled": "default" | "event";
+                /** @description identifier of the event shown as the start page */
+                "start-pg-event-id": string | null;
+                /** @description Google Analytics key */
+                "analytics-key": string | null;
+                /** @description Facebook login client id */
+                "fb-client-id": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Google
+                 */
+                "google-url": string | null;
+                /**
+                 * Format: uri
+                 * @description translations
+                 */
+                "weblate-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Patreon
+                 */
+                "patreon-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Gitter
+                 */
+                "gitter-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Telegram
+                 */
+                "telegram-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the Android app generator
+                 */
+                "android-app-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the web app generator
+                 */
+                "web-app-url": string | null;
+                /**
+                 * Format: uri
+                 * @description the Rocket.Chat server of event chats
+                 */
+                "rocket-chat-url": string | null;
+                /** @description the cookie notice text */
+                "cookie-policy": string | null;
+                /**
+                 * Format: uri
+                 * @description the full cookie policy
+                 */
+                "cookie-policy-link": string | null;
+                /** @description PayPal payments offered */
+                "is-paypal-activated": boolean;
+                /** @description Stripe payments offered */
+                "is-stripe-activated": boolean;
+                /** @description Omise payments offered */
+                "is-omise-activated": boolean;
+                /** @description Paytm payments offered */
+                "is-paytm-activated": boolean;
+                /** @description Alipay payments offered */
+                "is-alipay-activated": boolean;
+                /** @description organizers pay the platform fees through PayPal */
+                "is-billing-paypal-activated": boolean;
+                /** @description debug: the stripe-test-* keys; production: the others */
+                "stripe-mode": "debug" | "production" | null;
+                /** @description Stripe Connect client id */
+                "stripe-client-id": string | null;
+                /** @description Stripe publishable key */
+                "stripe-publishable-key": string | null;
+                /** @description Stripe Connect client id in debug mode */
+                "stripe-test-client-id": string | null;
+                /** @description Stripe publishable key in debug mode */
+                "stripe-test-publishable-key": string | null;
+                /** @description sandbox: the paypal-sandbox-* credentials; live: the others */
+                "paypal-mode": "sandbox" | "live" | null;
+                /** @description PayPal client id */
+                "paypal-client": string | null;
+                /** @description PayPal sandbox client id */
+                "paypal-sandbox-client": string | null;
+                /** @description test: the omise-test-* keys; live: the others */
+                "omise-mode": "test" | "live" | null;
+                /** @description Omise public test key */
+                "omise-test-public": string | null;
+                /** @description Omise public live key */
+                "omise-live-public": string | null;
+                /** @description Alipay publishable key */
+                "alipay-publishable-key": string | null;
+                /** @description test: the paytm-sandbox-* credentials; live: the others */
+                "paytm-mode": "test" | "live" | null;
+                /** @description Paytm merchant id */
+                "paytm-live-merchant": string | null;
+                /** @description Paytm sandbox merchant id */
+                "paytm-sandbox-merchant": string | null;
+                /** @description the platform's billing contact, on invoices to organizers */
+                "admin-billing-contact-name": string | null;
+                /** @description the platform's billing phone */
+                "admin-billing-phone": string | null;
+                /** @description the platform's billing address */
+                "admin-billing-email": string | null;
+                /** @description the platform's billing state */
+                "admin-billing-state": string | null;
+                /** @description the platform's billing country */
+                "admin-billing-country": string | null;
+                /** @description the platform's tax number */
+                "admin-billing-tax-info": string | null;
+                /** @description the platform's company */
+                "admin-company": string | null;
+                /** @description the platform's billing address */
+                "admin-billing-address": string | null;
+                /** @description the platform's billing city */
+                "admin-billing-city": string | null;
+                /** @description the platform's billing postal code */
+                "admin-billing-zip": string | null;
+                /** @description anything else invoices to organizers say */
+                "admin-billing-additional-info": string | null;
+                /**
+                 * Format: uri
+                 * @description the logo on invoices to organizers
+                 */
+                "admin-billing-logo": string | null;
+                /** @description largest event logo upload in kilobytes (default 1000) */
+                "logo-size": number;
+                /** @description largest image upload in kilobytes (default 10000) */
+                "image-size": number;
+                /** @description largest slides upload in kilobytes (default 20000) */
+                "slide-size": number;
             };
             links: components["schemas"]["ResourceLinks"];
         };
@@ -11546,8 +11999,140 @@ export interface components {
                 "profile-small-size"?: number;
                 /** @description width (and height when the aspect is not kept) of user avatar and speaker photo icons in pixels (default 35) */
                 "profile-icon-size"?: number;
-                /** @description where uploads are stored (default local) */
-                "storage-place"?: "local" | "s3";
+                /** @description minutes an unpaid order holds its tickets (default 15) */
+                "order-expiry-time"?: number;
+                /** @description the start page: the default one, or the event start-pg-event-id */
+                "start-pg-enabled"?: "default" | "event";
+                /** @description identifier of the event shown as the start page */
+                "start-pg-event-id"?: string | null;
+                /** @description Google Analytics key */
+                "analytics-key"?: string | null;
+                /** @description Facebook login client id */
+                "fb-client-id"?: string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Google
+                 */
+                "google-url"?: string | null;
+                /**
+                 * Format: uri
+                 * @description translations
+                 */
+                "weblate-url"?: string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Patreon
+                 */
+                "patreon-url"?: string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Gitter
+                 */
+                "gitter-url"?: string | null;
+                /**
+                 * Format: uri
+                 * @description the site on Telegram
+                 */
+                "telegram-url"?: string | null;
+                /**
+                 * Format: uri
+                 * @description the Android app generator
+                 */
+                "android-app-url"?: string | null;
+                /**
+                 * Format: uri
+                 * @description the web app generator
+                 */
+                "web-app-url"?: string | null;
+                /**
+                 * Format: uri
+                 * @description the Rocket.Chat server of event chats
+                 */
+                "rocket-chat-url"?: string | null;
+                /** @description the cookie notice text */
+                "cookie-policy"?: string | null;
+                /**
+                 * Format: uri
+                 * @description the full cookie policy
+                 */
+                "cookie-policy-link"?: string | null;
+                /** @description PayPal payments offered */
+                "is-paypal-activated"?: boolean;
+                /** @description Stripe payments offered */
+                "is-stripe-activated"?: boolean;
+                /** @description Omise payments offered */
+                "is-omise-activated"?: boolean;
+                /** @description Paytm payments offered */
+                "is-paytm-activated"?: boolean;
+                /** @description Alipay payments offered */
+                "is-alipay-activated"?: boolean;
+                /** @description organizers pay the platform fees through PayPal */
+                "is-billing-paypal-activated"?: boolean;
+                /** @description debug: the stripe-test-* keys; production: the others */
+                "stripe-mode"?: "debug" | "production" | null;
+                /** @description Stripe Connect client id */
+                "stripe-client-id"?: string | null;
+                /** @description Stripe publishable key */
+                "stripe-publishable-key"?: string | null;
+                /** @description Stripe Connect client id in debug mode */
+                "stripe-test-client-id"?: string | null;
+                /** @description Stripe publishable key in debug mode */
+                "stripe-test-publishable-key"?: string | null;
+                /** @description sandbox: the paypal-sandbox-* credentials; live: the others */
+                "paypal-mode"?: "sandbox" | "live" | null;
+                /** @description PayPal client id */
+                "paypal-client"?: string | null;
+                /** @description PayPal sandbox client id */
+                "paypal-sandbox-client"?: string | null;
+                /** @description test: the omise-test-* keys; live: the others */
+                "omise-mode"?: "test" | "live" | null;
+                /** @description Omise public test key */
+                "omise-test-public"?: string | null;
+                /** @description Omise public live key */
+                "omise-live-public"?: string | null;
+                /** @description Alipay publishable key */
+                "alipay-publishable-key"?: string | null;
+                /** @description test: the paytm-sandbox-* credentials; live: the others */
+                "paytm-mode"?: "test" | "live" | null;
+                /** @description Paytm merchant id */
+                "paytm-live-merchant"?: string | null;
+                /** @description Paytm sandbox merchant id */
+                "paytm-sandbox-merchant"?: string | null;
+                /** @description the platform's billing contact, on invoices to organizers */
+                "admin-billing-contact-name"?: string | null;
+                /** @description the platform's billing phone */
+                "admin-billing-phone"?: string | null;
+                /** @description the platform's billing address */
+                "admin-billing-email"?: string | null;
+                /** @description the platform's billing state */
+                "admin-billing-state"?: string | null;
+                /** @description the platform's billing country */
+                "admin-billing-country"?: string | null;
+                /** @description the platform's tax number */
+                "admin-billing-tax-info"?: string | null;
+                /** @description the platform's company */
+                "admin-company"?: string | null;
+                /** @description the platform's billing address */
+                "admin-billing-address"?: string | null;
+                /** @description the platform's billing city */
+                "admin-billing-city"?: string | null;
+                /** @description the platform's billing postal code */
+                "admin-billing-zip"?: string | null;
+                /** @description anything else invoices to organizers say */
+                "admin-billing-additional-info"?: string | null;
+                /**
+                 * Format: uri
+                 * @description the logo on invoices to organizers
+                 */
+                "admin-billing-logo"?: string | null;
+                /** @description largest event logo upload in kilobytes (default 1000) */
+                "logo-size"?: number;
+                /** @description largest image upload in kilobytes (default 10000) */
+                "image-size"?: number;
+                /** @description largest slides upload in kilobytes (default 20000) */
+                "slide-size"?: number;
+                /** @description where uploads are stored (default local): local disk, the S3 bucket below, or Google Cloud Storage (gs-*, through its S3-compatible interface) */
+                "storage-place"?: "local" | "s3" | "gs";
                 /**
                  * Format: uri
                  * @description S3-compatible endpoint; empty for AWS
@@ -11559,8 +12144,8 @@ export interface components {
                 "s3-access-key"?: string | null;
                 /** @description secret; administrators only */
                 "s3-secret-key"?: string | null;
-                /** @description smtp: send through the SMTP server below; null: SMTP_URL, else the outbox folder */
-                "email-service"?: "smtp" | null;
+                /** @description smtp: send through the SMTP server below; sendgrid: through SendGrid with sendgrid-key; disable: only write the outbox folder; null: SMTP_URL, else the outbox folder */
+                "email-service"?: "disable" | "smtp" | "sendgrid" | null;
                 /** @description sender address */
                 "email-from"?: string | null;
                 /** @description sender name */
@@ -11572,8 +12157,77 @@ export interface components {
                 "smtp-username"?: string | null;
                 /** @description secret; administrators only */
                 "smtp-password"?: string | null;
-                /** @description none, ssl (implicit TLS) or tls (STARTTLS required) */
-                "smtp-encryption"?: "none" | "ssl" | "tls";
+                /** @description none or no-encryption (plain), ssl (implicit TLS), tls (STARTTLS required) or tls-optional (STARTTLS when offered) */
+                "smtp-encryption"?: "none" | "no-encryption" | "ssl" | "tls" | "tls-optional";
+                /** @description the deployment stage (default production) */
+                "app-environment"?: "development" | "staging" | "production";
+                /** @description the domain static files are served from */
+                "static-domain"?: string | null;
+                /** @description Google Cloud Storage bucket */
+                "gs-bucket-name"?: string | null;
+                /** @description Google Cloud Storage interoperable (HMAC) access key */
+                "gs-key"?: string | null;
+                /** @description Google Cloud Storage interoperable (HMAC) secret; secret, administrators only */
+                "gs-secret"?: string | null;
+                /** @description Google login client id */
+                "google-client-id"?: string | null;
+                /** @description Google login client secret; secret, administrators only */
+                "google-client-secret"?: string | null;
+                /** @description Facebook login client secret; secret, administrators only */
+                "fb-client-secret"?: string | null;
+                /** @description Twitter login consumer key */
+                "tw-consumer-key"?: string | null;
+                /** @description Twitter login consumer secret; secret, administrators only */
+                "tw-consumer-secret"?: string | null;
+                /** @description Instagram login client id */
+                "in-client-id"?: string | null;
+                /** @description Instagram login client secret; secret, administrators only */
+                "in-client-secret"?: string | null;
+                /** @description Stripe secret key; secret, administrators only */
+                "stripe-secret-key"?: string | null;
+                /** @description Stripe secret key in debug mode; secret, administrators only */
+                "stripe-test-secret-key"?: string | null;
+                /** @description PayPal secret; secret, administrators only */
+                "paypal-secret"?: string | null;
+                /** @description PayPal sandbox secret; secret, administrators only */
+                "paypal-sandbox-secret"?: string | null;
+                /** @description Omise secret test key; secret, administrators only */
+                "omise-test-secret"?: string | null;
+                /** @description Omise secret live key; secret, administrators only */
+                "omise-live-secret"?: string | null;
+                /** @description Alipay secret key; secret, administrators only */
+                "alipay-secret-key"?: string | null;
+                /** @description Paytm merchant key; secret, administrators only */
+                "paytm-live-secret"?: string | null;
+                /** @description Paytm sandbox merchant key; secret, administrators only */
+                "paytm-sandbox-secret"?: string | null;
+                /** @description SendGrid API key (email-service sendgrid); secret, administrators only */
+                "sendgrid-key"?: string | null;
+                /** @description shared secret for registering users on Rocket.Chat; secret, administrators only */
+                "rocket-chat-registration-secret"?: string | null;
+                /** @description reCAPTCHA on the forms that offer it */
+                "is-google-recaptcha-enabled"?: boolean;
+                /** @description reCAPTCHA site key */
+                "google-recaptcha-site"?: string | null;
+                /** @description reCAPTCHA secret key; secret, administrators only */
+                "google-recaptcha-secret"?: string | null;
+                /** @description day of the month invoices to organizers go out (default 1) */
+                "invoice-sending-day"?: number;
+                /**
+                 * Format: iana-timezone
+                 * @description time zone of invoice-sending-day (default UTC)
+                 */
+                "invoice-sending-timezone"?: string;
+                /** @description the PayPal account organizers pay the platform fees to */
+                "admin-billing-paypal-email"?: string | null;
+                /** @description the same as s3-access-key */
+                "aws-key"?: string | null;
+                /** @description the same as s3-secret-key */
+                "aws-secret"?: string | null;
+                /** @description the same as s3-bucket */
+                "aws-bucket-name"?: string | null;
+                /** @description the same as s3-region */
+                "aws-region"?: string | null;
             };
             links: components["schemas"]["ResourceLinks"];
         };
@@ -11646,8 +12300,140 @@ export interface components {
                     "profile-small-size"?: number;
                     /** @description width (and height when the aspect is not kept) of user avatar and speaker photo icons in pixels (default 35) */
                     "profile-icon-size"?: number;
-                    /** @description where uploads are stored (default local) */
-                    "storage-place"?: "local" | "s3";
+                    /** @description minutes an unpaid order holds its tickets (default 15) */
+                    "order-expiry-time"?: number;
+                    /** @description the start page: the default one, or the event start-pg-event-id */
+                    "start-pg-enabled"?: "default" | "event";
+                    /** @description identifier of the event shown as the start page */
+                    "start-pg-event-id"?: string | null;
+                    /** @description Google Analytics key */
+                    "analytics-key"?: string | null;
+                    /** @description Facebook login client id */
+                    "fb-client-id"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the site on Google
+                     */
+                    "google-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description translations
+                     */
+                    "weblate-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the site on Patreon
+                     */
+                    "patreon-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the site on Gitter
+                     */
+                    "gitter-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the site on Telegram
+                     */
+                    "telegram-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the Android app generator
+                     */
+                    "android-app-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the web app generator
+                     */
+                    "web-app-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the Rocket.Chat server of event chats
+                     */
+                    "rocket-chat-url"?: string | null;
+                    /** @description the cookie notice text */
+                    "cookie-policy"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the full cookie policy
+                     */
+                    "cookie-policy-link"?: string | null;
+                    /** @description PayPal payments offered */
+                    "is-paypal-activated"?: boolean;
+                    /** @description Stripe payments offered */
+                    "is-stripe-activated"?: boolean;
+                    /** @description Omise payments offered */
+                    "is-omise-activated"?: boolean;
+                    /** @description Paytm payments offered */
+                    "is-paytm-activated"?: boolean;
+                    /** @description Alipay payments offered */
+                    "is-alipay-activated"?: boolean;
+                    /** @description organizers pay the platform fees through PayPal */
+                    "is-billing-paypal-activated"?: boolean;
+                    /** @description debug: the stripe-test-* keys; production: the others */
+                    "stripe-mode"?: "debug" | "production" | null;
+                    /** @description Stripe Connect client id */
+                    "stripe-client-id"?: string | null;
+                    /** @description Stripe publishable key */
+                    "stripe-publishable-key"?: string | null;
+                    /** @description Stripe Connect client id in debug mode */
+                    "stripe-test-client-id"?: string | null;
+                    /** @description Stripe publishable key in debug mode */
+                    "stripe-test-publishable-key"?: string | null;
+                    /** @description sandbox: the paypal-sandbox-* credentials; live: the others */
+                    "paypal-mode"?: "sandbox" | "live" | null;
+                    /** @description PayPal client id */
+                    "paypal-client"?: string | null;
+                    /** @description PayPal sandbox client id */
+                    "paypal-sandbox-client"?: string | null;
+                    /** @description test: the omise-test-* keys; live: the others */
+                    "omise-mode"?: "test" | "live" | null;
+                    /** @description Omise public test key */
+                    "omise-test-public"?: string | null;
+                    /** @description Omise public live key */
+                    "omise-live-public"?: string | null;
+                    /** @description Alipay publishable key */
+                    "alipay-publishable-key"?: string | null;
+                    /** @description test: the paytm-sandbox-* credentials; live: the others */
+                    "paytm-mode"?: "test" | "live" | null;
+                    /** @description Paytm merchant id */
+                    "paytm-live-merchant"?: string | null;
+                    /** @description Paytm sandbox merchant id */
+                    "paytm-sandbox-merchant"?: string | null;
+                    /** @description the platform's billing contact, on invoices to organizers */
+                    "admin-billing-contact-name"?: string | null;
+                    /** @description the platform's billing phone */
+                    "admin-billing-phone"?: string | null;
+                    /** @description the platform's billing address */
+                    "admin-billing-email"?: string | null;
+                    /** @description the platform's billing state */
+                    "admin-billing-state"?: string | null;
+                    /** @description the platform's billing country */
+                    "admin-billing-country"?: string | null;
+                    /** @description the platform's tax number */
+                    "admin-billing-tax-info"?: string | null;
+                    /** @description the platform's company */
+                    "admin-company"?: string | null;
+                    /** @description the platform's billing address */
+                    "admin-billing-address"?: string | null;
+                    /** @description the platform's billing city */
+                    "admin-billing-city"?: string | null;
+                    /** @description the platform's billing postal code */
+                    "admin-billing-zip"?: string | null;
+                    /** @description anything else invoices to organizers say */
+                    "admin-billing-additional-info"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the logo on invoices to organizers
+                     */
+                    "admin-billing-logo"?: string | null;
+                    /** @description largest event logo upload in kilobytes (default 1000) */
+                    "logo-size"?: number;
+                    /** @description largest image upload in kilobytes (default 10000) */
+                    "image-size"?: number;
+                    /** @description largest slides upload in kilobytes (default 20000) */
+                    "slide-size"?: number;
+                    /** @description where uploads are stored (default local): local disk, the S3 bucket below, or Google Cloud Storage (gs-*, through its S3-compatible interface) */
+                    "storage-place"?: "local" | "s3" | "gs";
                     /**
                      * Format: uri
                      * @description S3-compatible endpoint; empty for AWS
@@ -11659,21 +12445,90 @@ export interface components {
                     "s3-access-key"?: string | null;
                     /** @description secret; administrators only */
                     "s3-secret-key"?: string | null;
-                    /** @description smtp: send through the SMTP server below; null: SMTP_URL, else the outbox folder */
-                    "email-service"?: "smtp" | null;
+                    /** @description smtp: send through the SMTP server below; sendgrid: through SendGrid with sendgrid-key; disable: only write the outbox folder; null: SMTP_URL, else the outbox folder */
+                    "email-service"?: "disable" | "smtp" | "sendgrid" | null;
                     /** @description sender address */
                     "email-from"?: string | null;
                     /** @description sender name */
                     "email-from-name"?: string | null;
                     /** @description host name or address */
                     "smtp-host"?: string | null;
-                    /** @description default 465 with ssl, 587 otherwise */
-                    "smtp-port"?: number | null;
+                    /** @description default 465 with ssl, 587 otherwise; also a decimal string, and "" for none */
+                    "smtp-port"?: number | string | "" | null;
                     "smtp-username"?: string | null;
                     /** @description secret; administrators only */
                     "smtp-password"?: string | null;
-                    /** @description none, ssl (implicit TLS) or tls (STARTTLS required) */
-                    "smtp-encryption"?: "none" | "ssl" | "tls";
+                    /** @description none or no-encryption (plain), ssl (implicit TLS), tls (STARTTLS required) or tls-optional (STARTTLS when offered) */
+                    "smtp-encryption"?: "none" | "no-encryption" | "ssl" | "tls" | "tls-optional";
+                    /** @description the deployment stage (default production) */
+                    "app-environment"?: "development" | "staging" | "production";
+                    /** @description the domain static files are served from */
+                    "static-domain"?: string | null;
+                    /** @description Google Cloud Storage bucket */
+                    "gs-bucket-name"?: string | null;
+                    /** @description Google Cloud Storage interoperable (HMAC) access key */
+                    "gs-key"?: string | null;
+                    /** @description Google Cloud Storage interoperable (HMAC) secret; secret, administrators only */
+                    "gs-secret"?: string | null;
+                    /** @description Google login client id */
+                    "google-client-id"?: string | null;
+                    /** @description Google login client secret; secret, administrators only */
+                    "google-client-secret"?: string | null;
+                    /** @description Facebook login client secret; secret, administrators only */
+                    "fb-client-secret"?: string | null;
+                    /** @description Twitter login consumer key */
+                    "tw-consumer-key"?: string | null;
+                    /** @description Twitter login consumer secret; secret, administrators only */
+                    "tw-consumer-secret"?: string | null;
+                    /** @description Instagram login client id */
+                    "in-client-id"?: string | null;
+                    /** @description Instagram login client secret; secret, administrators only */
+                    "in-client-secret"?: string | null;
+                    /** @description Stripe secret key; secret, administrators only */
+                    "stripe-secret-key"?: string | null;
+                    /** @description Stripe secret key in debug mode; secret, administrators only */
+                    "stripe-test-secret-key"?: string | null;
+                    /** @description PayPal secret; secret, administrators only */
+                    "paypal-secret"?: string | null;
+                    /** @description PayPal sandbox secret; secret, administrators only */
+                    "paypal-sandbox-secret"?: string | null;
+                    /** @description Omise secret test key; secret, administrators only */
+                    "omise-test-secret"?: string | null;
+                    /** @description Omise secret live key; secret, administrators only */
+                    "omise-live-secret"?: string | null;
+                    /** @description Alipay secret key; secret, administrators only */
+                    "alipay-secret-key"?: string | null;
+                    /** @description Paytm merchant key; secret, administrators only */
+                    "paytm-live-secret"?: string | null;
+                    /** @description Paytm sandbox merchant key; secret, administrators only */
+                    "paytm-sandbox-secret"?: string | null;
+                    /** @description SendGrid API key (email-service sendgrid); secret, administrators only */
+                    "sendgrid-key"?: string | null;
+                    /** @description shared secret for registering users on Rocket.Chat; secret, administrators only */
+                    "rocket-chat-registration-secret"?: string | null;
+                    /** @description reCAPTCHA on the forms that offer it */
+                    "is-google-recaptcha-enabled"?: boolean;
+                    /** @description reCAPTCHA site key */
+                    "google-recaptcha-site"?: string | null;
+                    /** @description reCAPTCHA secret key; secret, administrators only */
+                    "google-recaptcha-secret"?: string | null;
+                    /** @description day of the month invoices to organizers go out (default 1) */
+                    "invoice-sending-day"?: number;
+                    /**
+                     * Format: iana-timezone
+                     * @description time zone of invoice-sending-day (default UTC)
+                     */
+                    "invoice-sending-timezone"?: string;
+                    /** @description the PayPal account organizers pay the platform fees to */
+                    "admin-billing-paypal-email"?: string | null;
+                    /** @description the same as s3-access-key */
+                    "aws-key"?: string | null;
+                    /** @description the same as s3-secret-key */
+                    "aws-secret"?: string | null;
+                    /** @description the same as s3-bucket */
+                    "aws-bucket-name"?: string | null;
+                    /** @description the same as s3-region */
+                    "aws-region"?: string | null;
                 };
             };
         };
@@ -49626,6 +50481,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
                 };
             };
+            /** @description The password is right but an administrator blocked the account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
             /** @description The request is too large */
             413: {
                 headers: {
@@ -49710,6 +50574,15 @@ export interface operations {
             };
             /** @description The email or password is wrong, or the account is deleted */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["AuthErrorDocument"];
+                };
+            };
+            /** @description The password is right but an administrator blocked the account */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -52194,6 +53067,15 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
+            /** @description The account is blocked by an administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
             /** @description Refused: `{"accepted": false, "message"}` */
             422: {
                 headers: {
@@ -52263,6 +53145,15 @@ export interface operations {
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The account is blocked by an administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

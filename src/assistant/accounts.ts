@@ -27,8 +27,8 @@ export async function accountRoutes(
       method: ['GET', 'POST'],
       operationId: 'assistantLogin',
       params: params({ login: 'e-mail of the account', password: 'its password' }),
-      failures: [400, 422, 429],
-      failureDescriptions: { 429: 'Too many failed logins for this e-mail or from this client address; `Retry-After` says when to try again' },
+      failures: [400, 403, 422, 429],
+      failureDescriptions: { 403: 'The account is blocked by an administrator', 429: 'Too many failed logins for this e-mail or from this client address; `Retry-After` says when to try again' },
       summary: 'Log in (assistant clients)',
       description:
         '`login` (the e-mail) and `password` give the same token as POST /v1/auth/login, as `access_token`; failed ' +

@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { RateLimited } from '../rate-limits/hits.js';
 import { isConnectionFailure } from '../../plugins/db.js';
-import { databaseUnavailable, RETRY_AFTER } from '../jsonapi/errors.js';
+import { databaseUnavailable, JsonApiError, RETRY_AFTER } from '../jsonapi/errors.js';
 import { AssistantError, identify, requireRole, sessionOf, type Identity, type Role } from './identity.js';
 
 export const TAG = 'assistant';
@@ -96,6 +96,7 @@ export function sendFailure(reply: FastifyReply, err: unknown) {
     return send(reply, 503, { accepted: false, message: unavailable.detail });
   }
   if (err instanceof RateLimited) return send(reply.headers(err.headers!), 429, { accepted: false, message: err.detail });
+  if (err instanceof JsonApiError && err.status < 500) return send(reply, err.status, { accepted: false, message: err.detail });
   const status = (err as { statusCode?: number }).statusCode;
   if (status && status >= 400 && status < 500) return send(reply, status, { accepted: false, message: (err as Error).message });
   reply.log.error({ err }, 'assistant request failed');

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { users } from '../../db/schema/index.js';
 import type { Config } from '../config.js';
+import { forbidden } from '../jsonapi/errors.js';
 import { forget, take } from '../rate-limits/hits.js';
 import { clientOf } from '../rate-limits/keys.js';
 import { verifyPassword } from './password.js';
@@ -21,6 +22,9 @@ export const loginLimitsOf = (config: Config): LoginLimits => ({
 
 const EMAIL_BUCKET = 'login-email';
 
+/** Why a blocked account's right password is refused (403): an administrator set `is-blocked`. */
+export const ACCOUNT_BLOCKED = 'This account has been blocked by an administrator';
+
 /**
  * The account of an e-mail and password, or null when they do not match one; the login of every face
  * (POST /v1/auth/login, its alias, /aaa/login.json). Guessing is limited per e-mail address (one
@@ -28,7 +32,8 @@ const EMAIL_BUCKET = 'login-email';
  * refused with RateLimited before the password is even hashed, right or wrong. Each attempt counts as
  * a failure before the password is checked, so guesses sent in parallel are all counted; a success
  * forgives the e-mail's failures, never the client's others (whoever logs into their own account
- * between guesses at others' must not start their count over).
+ * between guesses at others' must not start their count over). The right password of a blocked
+ * account is refused with 403 (ACCOUNT_BLOCKED).
  */
 export async function checkLogin(
   app: FastifyInstance,
@@ -47,12 +52,20 @@ export async function checkLogin(
     (seconds) => `Too many failed logins; try again in ${seconds} seconds`,
   );
   const [user] = await app.db
-    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, tokenGeneration: users.tokenGeneration })
+    .select({
+      id: users.id,
+      email: users.email,
+      passwordHash: users.passwordHash,
+      tokenGeneration: users.tokenGeneration,
+      isBlocked: users.isBlocked,
+    })
     .from(users)
     .where(liveAccountWith(email))
     .limit(1);
   if (!(await verifyPassword(user?.passwordHash, attempt.password)) || !user) return null;
   await forget(app.db, { bucket: EMAIL_BUCKET, key, ids: [clientHit!] });
+  // Only whoever knows the password learns that the account is blocked.
+  if (user.isBlocked) throw forbidden(ACCOUNT_BLOCKED);
   return { id: user.id, email: user.email, tokenGeneration: user.tokenGeneration };
 }
 

@@ -16,7 +16,7 @@ export interface TokenPair {
   refresh_token: string;
 }
 
-export type EndReason = 'logout' | 'reuse' | 'password' | 'deleted';
+export type EndReason = 'logout' | 'reuse' | 'password' | 'deleted' | 'blocked';
 
 /** A new opaque token: 256 random bits, URL-safe. */
 export const newToken = () => randomBytes(32).toString('base64url');
@@ -31,8 +31,8 @@ const loginLifetime = (l: TokenLifetimes) => secondsFromNow(Math.max(l.access, l
 
 /**
  * Starts a login of `userId`: its first refresh token and an access token that names it. One statement,
- * which also deletes up to 100 logins whose tokens have all expired (with their refresh tokens), so no
- * sweeper is needed.
+ * which also stamps the account's last login (`last-accessed-at`) and deletes up to 100 logins whose
+ * tokens have all expired (with their refresh tokens), so no sweeper is needed.
  */
 export async function startLogin(app: FastifyInstance, lifetimes: TokenLifetimes, userId: number): Promise<TokenPair> {
   const refresh = newToken();
@@ -41,7 +41,9 @@ export async function startLogin(app: FastifyInstance, lifetimes: TokenLifetimes
       delete from ${logins} where ${logins.id} in (
         select l.id from ${logins} l where l.expires_at <= now() order by l.expires_at limit 100 for update skip locked)),
     login as (
-      insert into ${logins} (user_id, expires_at) values (${userId}, ${loginLifetime(lifetimes)}) returning id)
+      insert into ${logins} (user_id, expires_at) values (${userId}, ${loginLifetime(lifetimes)}) returning id),
+    seen as (
+      update ${users} set last_login_at = now() where id = ${userId})
     insert into ${refreshTokens} (login_id, token_hash, expires_at)
     select login.id, ${tokenHash(refresh)}, ${secondsFromNow(lifetimes.refresh)} from login
     returning login_id`);

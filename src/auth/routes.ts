@@ -71,6 +71,7 @@ export default async function authRoutes(app: FastifyInstance, { lifetimes, limi
       ok: Type.Ref(TokenPairResponse, { description: 'The tokens of the new login' }),
       errors: {
         401: 'The email or password is wrong, or the account is deleted',
+        403: 'The password is right but an administrator blocked the account',
         422: 'The body is invalid, or names neither email nor username',
         429: 'Too many failed logins for this email or from this client address; `Retry-After` says when to try again',
       },

@@ -53,7 +53,11 @@ export class RawJson {
  * Settings the fuzzer never sets: they point the service at a mail or storage server, and a fuzzed
  * host could be any address (tests reach nothing but this machine).
  */
-const REMOTE_SETTINGS = new Set(['storage-place', 's3-endpoint', 's3-bucket', 's3-region', 's3-access-key', 's3-secret-key', 'email-service', 'smtp-host', 'smtp-port', 'smtp-username', 'smtp-password', 'smtp-encryption']);
+const REMOTE_SETTINGS = new Set([
+  'storage-place', 's3-endpoint', 's3-bucket', 's3-region', 's3-access-key', 's3-secret-key', 'email-service', 'smtp-host', 'smtp-port',
+  'smtp-username', 'smtp-password', 'smtp-encryption', 'aws-key', 'aws-secret', 'aws-bucket-name', 'aws-region', 'gs-bucket-name', 'gs-key',
+  'gs-secret', 'sendgrid-key',
+]);
 
 export function schemaOptions(fw: FuzzWorld): SchemaOptions {
   const cast = fw.world.cast;

@@ -32,7 +32,12 @@ const WRONG: [string, unknown, string][] = [
   ['smtp-username', ['a'], 'an array for a string'],
   ['frontend-url', 42, 'a number for a URL'],
   ['large-image-width', '1300', 'a numeric string for an integer'],
-  ['smtp-port', '587', 'a numeric string for the port'],
+  ['smtp-port', ' 587', 'a port string with a blank'],
+  ['smtp-port', '0', 'a port string 0'],
+  ['smtp-port', '65536', 'a port string 65536'],
+  ['smtp-port', '025', 'a port string with a leading zero'],
+  ['smtp-port', '25.5', 'a fractional port string'],
+  ['smtp-port', 'smtp', 'a port name'],
   ['icon-image-height', true, 'a boolean for an integer'],
   ['image-keep-aspect', 'true', 'a string for a boolean'],
   ['image-keep-aspect', 1, 'a number for a boolean'],
@@ -65,7 +70,41 @@ const WRONG: [string, unknown, string][] = [
   ['storage-place', 'ftp', 'storage-place ftp'],
   ['storage-place', 'S3', 'storage-place in capitals'],
   ['smtp-encryption', 'starttls', 'smtp-encryption starttls'],
-  ['email-service', 'sendgrid', 'email-service sendgrid'],
+  ['email-service', 'mailgun', 'email-service mailgun'],
+  ['email-service', 'SMTP', 'email-service in capitals'],
+  ['storage-place', 'azure', 'storage-place azure'],
+  ['smtp-encryption', 'starttls-required', 'an unknown smtp-encryption'],
+  // the web front end's settings (open-event-frontend app/models/setting.js)
+  ['order-expiry-time', 0, 'order-expiry-time 0'],
+  ['order-expiry-time', 61, 'order-expiry-time over an hour'],
+  ['order-expiry-time', null, 'order-expiry-time cleared'],
+  ['order-expiry-time', '15', 'a numeric string for order-expiry-time'],
+  ['invoice-sending-day', 29, 'invoice-sending-day 29'],
+  ['invoice-sending-day', 0, 'invoice-sending-day 0'],
+  ['invoice-sending-timezone', 'Mars/Olympus', 'an unknown time zone'],
+  ['invoice-sending-timezone', null, 'invoice-sending-timezone cleared'],
+  ['app-environment', 'prod', 'an unknown app-environment'],
+  ['app-environment', null, 'app-environment cleared'],
+  ['start-pg-enabled', 'yes', 'an unknown start-pg-enabled'],
+  ['stripe-mode', 'live', 'stripe-mode live (debug or production)'],
+  ['paypal-mode', 'test', 'paypal-mode test (sandbox or live)'],
+  ['omise-mode', 'sandbox', 'omise-mode sandbox'],
+  ['paytm-mode', 1, 'a number for paytm-mode'],
+  ['is-paypal-activated', 'true', 'a string for a payment flag'],
+  ['is-google-recaptcha-enabled', null, 'is-google-recaptcha-enabled cleared'],
+  ['logo-size', 0, 'logo-size 0'],
+  ['slide-size', 1.5, 'a fractional slide-size'],
+  ['image-size', null, 'image-size cleared'],
+  ['admin-billing-email', 'billing', 'an admin-billing-email without @'],
+  ['admin-billing-paypal-email', 'a@b', 'an admin-billing-paypal-email without a domain'],
+  ['google-url', 'ftp://google.example', 'an ftp google-url'],
+  ['admin-billing-logo', 'logo.png', 'a relative admin-billing-logo'],
+  ['cookie-policy', 'c'.repeat(10_001), 'cookie-policy over 10000'],
+  ['sendgrid-key', 'k'.repeat(256), 'sendgrid-key over 255'],
+  ['stripe-secret-key', 42, 'a number for a secret'],
+  ['aws-bucket-name', 'Bad_Bucket', 'an aws-bucket-name with capitals'],
+  ['gs-bucket-name', 'G', 'a one-letter gs-bucket-name'],
+  ['aws-region', 'r'.repeat(65), 'aws-region over 64'],
   ['email-service', '', 'an empty email-service'],
   // formats
   ['email-from', 'not-an-email', 'an email-from without @'],
@@ -92,6 +131,12 @@ const INCOMPLETE: [Record<string, unknown>, string, string][] = [
   [{ 'storage-place': 's3', 's3-bucket': 'media-bucket', 's3-access-key': '', 's3-secret-key': 'k' }, 's3-access-key', 's3 with an empty key'],
   [{ 'email-service': 'smtp' }, 'smtp-host', 'smtp without a host'],
   [{ 'email-service': 'smtp', 'smtp-host': null, 'smtp-port': 25 }, 'smtp-host', 'smtp with the host cleared'],
+  [{ 'storage-place': 's3', 'aws-bucket-name': 'media-bucket', 'aws-secret': 's' }, 'aws-key', 's3 under the aws-* names without the key'],
+  [{ 'storage-place': 'gs' }, 'gs-bucket-name', 'gs without bucket or keys'],
+  [{ 'storage-place': 'gs', 'gs-bucket-name': 'media', 'gs-key': 'GOOG1E' }, 'gs-secret', 'gs without the secret'],
+  [{ 'email-service': 'sendgrid' }, 'sendgrid-key', 'sendgrid without a key'],
+  [{ 'email-service': 'sendgrid', 'sendgrid-key': '' }, 'sendgrid-key', 'sendgrid with an empty key'],
+  [{ 's3-access-key': 'AKIA1', 'aws-key': 'AKIA2' }, 'aws-key', 'one setting under both names with two values'],
 ];
 
 t.test('bad attribute values: 422 at the attribute, nothing written', async (t) => {
@@ -183,4 +228,34 @@ t.test('a complete SMTP configuration is accepted; clearing its host later is re
     snapshot,
     await snapshot(),
   );
+});
+
+t.test('the port as the web front end sends it: a decimal string, "" for none; stored and answered as an integer', async (t) => {
+  for (const [sent, stored] of [['2525', 2525], [587, 587], ['65535', 65535], ['1', 1], ['', null], [null, null]] as const) {
+    const res = await send(withAttributes({ 'smtp-port': sent }));
+    t.equal(res.status, 200, `${JSON.stringify(sent)} accepted`);
+    t.equal(res.body.data.attributes['smtp-port'], stored, `${JSON.stringify(sent)} answered as ${stored}`);
+    t.equal((await app.sql`select smtp_port from settings`)[0]!.smtp_port, stored, `${JSON.stringify(sent)} stored as ${stored}`);
+  }
+});
+
+t.test('aws-* and s3-* name one setting each; gs and sendgrid configurations are accepted when complete', async (t) => {
+  const aws = { 'storage-place': 's3', 'aws-key': 'AKIAFE', 'aws-secret': 'fe-secret', 'aws-bucket-name': 'fe-bucket', 'aws-region': 'eu-west-1' };
+  const res = await send(withAttributes({ ...aws, 's3-region': 'eu-west-1' }));
+  t.equal(res.status, 200, `accepted: ${JSON.stringify(res.body?.errors ?? [])}`);
+  t.match(res.body.data.attributes, {
+    ...aws, 's3-access-key': 'AKIAFE', 's3-secret-key': 'fe-secret', 's3-bucket': 'fe-bucket', 's3-region': 'eu-west-1',
+  }, 'both names answer the value');
+  const [row] = await app.sql`select s3_access_key, s3_secret_key, s3_bucket, s3_region from settings`;
+  t.strictSame({ ...row }, { s3_access_key: 'AKIAFE', s3_secret_key: 'fe-secret', s3_bucket: 'fe-bucket', s3_region: 'eu-west-1' }, 'stored once');
+  const gs = { 'storage-place': 'gs', 'gs-bucket-name': 'fe-media', 'gs-key': 'GOOG1EXAMPLE', 'gs-secret': 'gs-secret' };
+  t.equal((await send(withAttributes(gs))).status, 200, 'a complete gs configuration');
+  const sendgrid = { 'email-service': 'sendgrid', 'sendgrid-key': 'SG.example' };
+  t.equal((await send(withAttributes(sendgrid))).status, 200, 'a complete sendgrid configuration');
+  for (const encryption of ['tls', 'tls-optional', 'ssl', 'no-encryption', 'none']) {
+    const back = await send(withAttributes({ 'smtp-encryption': encryption }));
+    t.equal(back.body.data.attributes['smtp-encryption'], encryption, `smtp-encryption ${encryption} kept as sent`);
+  }
+  const disabled = await send(withAttributes({ 'email-service': 'disable', 'storage-place': 'local' }));
+  t.match(disabled.body.data.attributes, { 'email-service': 'disable', 'storage-place': 'local' });
 });

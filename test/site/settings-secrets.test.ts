@@ -28,9 +28,40 @@ const SECRETS: Record<string, string> = {
   'smtp-host': `secret-host-${tag}.example`,
   'smtp-username': `SECRET-SMTP-USER-${tag}`,
   'smtp-password': `SECRET-SMTP-${tag}`,
+  // the web front end's administrator settings (open-event-frontend app/models/setting.js): every key and secret
+  'static-domain': `secret-static-${tag}.example`,
+  'gs-bucket-name': `secret-gs-bucket-${tag}`,
+  'gs-key': `SECRET-GS-KEY-${tag}`,
+  'gs-secret': `SECRET-GS-${tag}`,
+  'google-client-id': `SECRET-GOOGLE-ID-${tag}`,
+  'google-client-secret': `SECRET-GOOGLE-${tag}`,
+  'fb-client-secret': `SECRET-FB-${tag}`,
+  'tw-consumer-key': `SECRET-TW-KEY-${tag}`,
+  'tw-consumer-secret': `SECRET-TW-${tag}`,
+  'in-client-id': `SECRET-IN-ID-${tag}`,
+  'in-client-secret': `SECRET-IN-${tag}`,
+  'stripe-secret-key': `SECRET-STRIPE-${tag}`,
+  'stripe-test-secret-key': `SECRET-STRIPE-TEST-${tag}`,
+  'paypal-secret': `SECRET-PAYPAL-${tag}`,
+  'paypal-sandbox-secret': `SECRET-PAYPAL-SANDBOX-${tag}`,
+  'omise-test-secret': `SECRET-OMISE-TEST-${tag}`,
+  'omise-live-secret': `SECRET-OMISE-LIVE-${tag}`,
+  'alipay-secret-key': `SECRET-ALIPAY-${tag}`,
+  'paytm-live-secret': `SECRET-PAYTM-LIVE-${tag}`,
+  'paytm-sandbox-secret': `SECRET-PAYTM-SANDBOX-${tag}`,
+  'sendgrid-key': `SECRET-SENDGRID-${tag}`,
+  'rocket-chat-registration-secret': `SECRET-ROCKET-${tag}`,
+  'google-recaptcha-site': `SECRET-RECAPTCHA-SITE-${tag}`,
+  'google-recaptcha-secret': `SECRET-RECAPTCHA-${tag}`,
+  'admin-billing-paypal-email': `secret-paypal-${tag}@example.com`,
 };
+/** Administrator settings that are not strings (or aliases of the S3 ones): checked by key. */
+const OTHER_ADMIN_KEYS = [
+  'email-service', 'smtp-port', 'smtp-encryption', 'app-environment', 'is-google-recaptcha-enabled', 'invoice-sending-day',
+  'invoice-sending-timezone', 'aws-key', 'aws-secret', 'aws-bucket-name', 'aws-region',
+];
 const MARKERS = Object.entries(SECRETS).filter(([k]) => k !== 'storage-place').map(([, v]) => v);
-const ADMIN_KEYS = [...Object.keys(SECRETS), 'email-service', 'smtp-port', 'smtp-encryption'];
+const ADMIN_KEYS = [...Object.keys(SECRETS), ...OTHER_ADMIN_KEYS];
 
 t.before(async () => {
   const res = await call(app, {
@@ -45,13 +76,22 @@ t.before(async () => {
 /** Each marker the text holds. */
 const leaked = (text: string) => MARKERS.filter((m) => text.toLowerCase().includes(m.toLowerCase()));
 
+t.test('every member only administrators see is covered here', async (t) => {
+  const full = Object.keys((await call(app, { url: '/v1/settings', token: admin.token })).body.data.attributes);
+  const limited = Object.keys((await call(app, { url: '/v1/settings' })).body.data.attributes);
+  const adminOnly = full.filter((k) => !limited.includes(k)).sort();
+  t.strictSame(adminOnly, [...ADMIN_KEYS].sort(), 'a marker or a key check for each');
+});
+
 t.test('the admin and the super admin read every secret back', async (t) => {
   for (const [who, token] of [['admin', admin.token], ['super admin', superAdmin.token]] as const) {
     for (const url of ['/v1/settings', '/v1/settings/1', '/v1/settings/9']) {
       const res = await call(app, { url, token });
       t.equal(res.status, 200);
       t.strictSame(leaked(JSON.stringify(res.body)), MARKERS, `${who} GET ${url}: every marker`);
-      t.match(res.body.data.attributes, { ...SECRETS, 'smtp-port': 2525, 'smtp-encryption': 'ssl' });
+      t.match(res.body.data.attributes, {
+        ...SECRETS, 'smtp-port': 2525, 'smtp-encryption': 'ssl', 'aws-key': SECRETS['s3-access-key'], 'aws-secret': SECRETS['s3-secret-key'],
+      });
     }
   }
 });

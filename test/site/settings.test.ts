@@ -15,10 +15,28 @@ const PUBLIC_KEYS = [
   'youtube-url', 'large-image-width', 'large-image-height', 'thumbnail-image-width', 'thumbnail-image-height',
   'icon-image-width', 'icon-image-height', 'image-keep-aspect', 'profile-thumbnail-size', 'profile-small-size',
   'profile-icon-size',
+  // the web front end's public settings (open-event-frontend app/models/setting.js; the reference's SettingSchemaPublic)
+  'order-expiry-time', 'start-pg-enabled', 'start-pg-event-id', 'analytics-key', 'fb-client-id', 'google-url',
+  'weblate-url', 'patreon-url', 'gitter-url', 'telegram-url', 'android-app-url', 'web-app-url', 'rocket-chat-url',
+  'cookie-policy', 'cookie-policy-link', 'is-paypal-activated', 'is-stripe-activated', 'is-omise-activated',
+  'is-paytm-activated', 'is-alipay-activated', 'is-billing-paypal-activated', 'stripe-mode', 'stripe-client-id',
+  'stripe-publishable-key', 'stripe-test-client-id', 'stripe-test-publishable-key', 'paypal-mode', 'paypal-client',
+  'paypal-sandbox-client', 'omise-mode', 'omise-test-public', 'omise-live-public', 'alipay-publishable-key', 'paytm-mode',
+  'paytm-live-merchant', 'paytm-sandbox-merchant', 'admin-billing-contact-name', 'admin-billing-phone',
+  'admin-billing-email', 'admin-billing-state', 'admin-billing-country', 'admin-billing-tax-info', 'admin-company',
+  'admin-billing-address', 'admin-billing-city', 'admin-billing-zip', 'admin-billing-additional-info',
+  'admin-billing-logo', 'logo-size', 'image-size', 'slide-size',
 ];
 const ADMIN_KEYS = [
   'storage-place', 's3-endpoint', 's3-bucket', 's3-region', 's3-access-key', 's3-secret-key', 'email-service',
   'email-from', 'email-from-name', 'smtp-host', 'smtp-port', 'smtp-username', 'smtp-password', 'smtp-encryption',
+  'app-environment', 'static-domain', 'aws-key', 'aws-secret', 'aws-bucket-name', 'aws-region', 'gs-bucket-name',
+  'gs-key', 'gs-secret', 'google-client-id', 'google-client-secret', 'fb-client-secret', 'tw-consumer-key',
+  'tw-consumer-secret', 'in-client-id', 'in-client-secret', 'stripe-secret-key', 'stripe-test-secret-key',
+  'paypal-secret', 'paypal-sandbox-secret', 'omise-test-secret', 'omise-live-secret', 'alipay-secret-key',
+  'paytm-live-secret', 'paytm-sandbox-secret', 'sendgrid-key', 'rocket-chat-registration-secret',
+  'is-google-recaptcha-enabled', 'google-recaptcha-site', 'google-recaptcha-secret', 'invoice-sending-day',
+  'invoice-sending-timezone', 'admin-billing-paypal-email',
 ];
 const FULL_KEYS = [...PUBLIC_KEYS, ...ADMIN_KEYS];
 
@@ -42,12 +60,22 @@ const PUBLIC_DEFAULTS: Record<string, unknown> = {
   'profile-thumbnail-size': 500,
   'profile-small-size': 50,
   'profile-icon-size': 35,
+  ...Object.fromEntries(PUBLIC_KEYS.slice(19).map((k) => [k, k.startsWith('is-') ? false : null])),
+  'order-expiry-time': 15,
+  'start-pg-enabled': 'default',
+  'logo-size': 1000,
+  'image-size': 10000,
+  'slide-size': 20000,
 };
 const FULL_DEFAULTS: Record<string, unknown> = {
   ...PUBLIC_DEFAULTS,
   ...Object.fromEntries(ADMIN_KEYS.map((k) => [k, null])),
   'storage-place': 'local',
   'smtp-encryption': 'none',
+  'app-environment': 'production',
+  'is-google-recaptcha-enabled': false,
+  'invoice-sending-day': 1,
+  'invoice-sending-timezone': 'UTC',
 };
 
 const { app } = await buildTestApp(t);

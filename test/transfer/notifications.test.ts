@@ -60,7 +60,7 @@ t.test('the requester has one notification naming the event', async (t) => {
     const [n] = res.body.data;
     t.equal(n.type, 'notification');
     t.equal(n.id, id);
-    t.strictSame(Object.keys(n.attributes).sort(), ['created-at', 'is-read', 'message', 'title'], 'its attributes');
+    t.strictSame(Object.keys(n.attributes).sort(), ['created-at', 'is-read', 'message', 'received-at', 'title'], 'its attributes');
     t.match(n.attributes.title, NAME, 'the title names the event');
     t.match(n.attributes.message, NAME, 'the message names the event');
     t.match(n.attributes.message, `/e/${newEvent!.identifier}`, 'the message holds the URL of the new event');

@@ -47,6 +47,17 @@ const COMMON: Case[] = [
   ['details over 10,000 characters', doc({ ...valid, details: 'd'.repeat(10_001) }), 422, '/data/attributes/details'],
   ['a NUL character', doc({ ...valid, name: 'a\u0000b' }), 422, '/data/attributes/name'],
   ['a 1 MB name', doc({ ...valid, name: 'n'.repeat(MB) }), 413],
+  // the web front end's profile members (open-event-frontend app/models/user.js)
+  ['language-prefrence over 35 characters', doc({ ...valid, 'language-prefrence': 'l'.repeat(36) }), 422, '/data/attributes/language-prefrence'],
+  ['company is a number', doc({ ...valid, company: 7 }), 422, '/data/attributes/company'],
+  ['billing-phone over 64 characters', doc({ ...valid, 'billing-phone': '1'.repeat(65) }), 422, '/data/attributes/billing-phone'],
+  ['billing-zip-code is an array', doc({ ...valid, 'billing-zip-code': ['10001'] }), 422, '/data/attributes/billing-zip-code'],
+  ['billing-address over 1000 characters', doc({ ...valid, 'billing-address': 'a'.repeat(1001) }), 422, '/data/attributes/billing-address'],
+  ['billing-additional-info over 10,000', doc({ ...valid, 'billing-additional-info': 'i'.repeat(10_001) }), 422, '/data/attributes/billing-additional-info'],
+  ['is-profile-public is null', doc({ ...valid, 'is-profile-public': null }), 422, '/data/attributes/is-profile-public'],
+  ['is-blocked is a string', doc({ ...valid, 'is-blocked': 'true' }), 422, '/data/attributes/is-blocked'],
+  ['is-marketer is a number', doc({ ...valid, 'is-marketer': 1 }), 422, '/data/attributes/is-marketer'],
+  ['last-accessed-at is not a date', doc({ ...valid, 'last-accessed-at': 'yesterday' }), 422, '/data/attributes/last-accessed-at'],
 ];
 
 const CREATE: Case[] = [

@@ -10,6 +10,10 @@ const ATTRIBUTES = [
   'instagram-url', 'google-plus-url', 'original-image-url', 'thumbnail-image-url', 'small-image-url',
   'icon-image-url', 'is-admin', 'is-super-admin', 'is-verified', 'public-name', 'was-registered-with-order', 'created-at',
   'deleted-at',
+  // open-event-frontend app/models/user.js
+  'language-prefrence', 'company', 'billing-contact-name', 'billing-phone', 'billing-country', 'billing-state', 'billing-city',
+  'billing-address', 'billing-zip-code', 'billing-tax-info', 'billing-additional-info', 'is-profile-public', 'is-blocked',
+  'is-sales-admin', 'is-marketer', 'last-accessed-at',
 ].sort();
 
 t.test('registration', async (t) => {

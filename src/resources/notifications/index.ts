@@ -25,6 +25,8 @@ export const notificationResource = defineResource({
     message: { column: 'message', schema: Text(10_000), readOnly: true },
     'is-read': { column: 'isRead', schema: Type.Boolean({ description: 'set it once the user has seen it' }) },
     'created-at': { column: 'createdAt', schema: DateTime(), readOnly: true },
+    // The web front end's name for it (app/models/notification.js); its "mark as read" sends it back.
+    'received-at': { column: 'createdAt', schema: DateTime({ description: 'when it arrived: the same as created-at' }), readOnly: true },
   },
   relationships: {
     user: { kind: 'toOne', type: 'user', column: 'userId', readOnly: true, description: 'whom it is for' },

@@ -8,7 +8,8 @@ import { compatibilityParameters } from '../../jsonapi/query.js';
 import { operation } from '../../jsonapi/routes.js';
 import { jsonapiMember as jsonapi } from '../../jsonapi/schemas.js';
 import { API_PREFIX } from '../../jsonapi/serialize.js';
-import { ADMIN_FIELDS, columnOf, PUBLIC_FIELDS } from './fields.js';
+import { ADMIN_FIELDS, columnOf, INPUT_FIELDS, PUBLIC_FIELDS, storedValue } from './fields.js';
+import { ALIASES } from './front-end-fields.js';
 
 const TAG = 'Settings';
 const SELF = `${API_PREFIX}/settings/1`;
@@ -52,7 +53,7 @@ const SettingUpdateRequest = Type.Object(
       {
         type: Type.Literal('setting'),
         id: Type.String({ minLength: 1, maxLength: 64 }),
-        attributes: Type.Partial(Type.Object({ ...PUBLIC_FIELDS, ...ADMIN_FIELDS }, { additionalProperties: false })),
+        attributes: Type.Partial(Type.Object({ ...PUBLIC_FIELDS, ...ADMIN_FIELDS, ...INPUT_FIELDS }, { additionalProperties: false })),
       },
       { additionalProperties: false },
     ),
@@ -91,13 +92,40 @@ function documentFor(request: FastifyRequest, row: Row, only = sparse(request)) 
   return { data: { type: 'setting', id: '1', attributes, links: { self: SELF } }, links: { self: SELF }, jsonapi };
 }
 
-/** Settings a service cannot run with: S3 storage without a bucket and keys, SMTP without a host. */
-function checkComplete(row: Row) {
+/**
+ * Settings a service cannot run with: S3 or Google storage without a bucket and keys, SMTP without a
+ * host, SendGrid without a key. The error names the member as the request spells the S3 settings (`aws-*` or `s3-*`).
+ */
+function checkComplete(row: Row, sent: string[]) {
   const needs = (when: boolean, wire: string, reason: string) => {
-    if (when && !row[columnOf(wire) as keyof Row]) throw unprocessable(`${wire} is required when ${reason}`, `/data/attributes/${wire}`);
+    if (!when || row[columnOf(wire) as keyof Row]) return;
+    const usesAliases = sent.some((w) => w in ALIASES);
+    const named = (usesAliases && Object.keys(ALIASES).find((alias) => ALIASES[alias] === wire)) || wire;
+    throw unprocessable(`${named} is required when ${reason}`, `/data/attributes/${named}`);
   };
   for (const wire of ['s3-bucket', 's3-access-key', 's3-secret-key']) needs(row.storagePlace === 's3', wire, 'storage-place is s3');
+  for (const wire of ['gs-bucket-name', 'gs-key', 'gs-secret']) needs(row.storagePlace === 'gs', wire, 'storage-place is gs');
   needs(row.emailService === 'smtp', 'smtp-host', 'email-service is smtp');
+  needs(row.emailService === 'sendgrid', 'sendgrid-key', 'email-service is sendgrid');
+}
+
+const TRIMMED = ['emailFrom', 'adminBillingEmail', 'adminBillingPaypalEmail'];
+
+/** Column values of sent attributes; one setting sent under both its names must carry one value. */
+function valuesOf(attributes: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  const namedBy: Record<string, string> = {};
+  for (const [wire, sent] of Object.entries(attributes)) {
+    const column = columnOf(wire);
+    let value = storedValue(wire, sent);
+    if (TRIMMED.includes(column) && typeof value === 'string') value = value.trim();
+    if (column in values && values[column] !== value) {
+      throw unprocessable(`${wire} and ${namedBy[column]} name the same setting but carry different values`, `/data/attributes/${wire}`);
+    }
+    values[column] = value;
+    namedBy[column] = wire;
+  }
+  return values;
 }
 
 /**
@@ -133,8 +161,10 @@ export default async function settingsRoutes(app: FastifyInstance) {
         operationId: 'updateSettings',
         summary: 'Change the settings',
         description:
-          'Administrators only. Changes the given attributes of record 1 and answers the full variant. S3 storage ' +
-          'needs a bucket and keys, SMTP mail a host (422 otherwise).',
+          'Administrators only. Changes the given attributes of record 1 and answers the full variant. S3 or Google ' +
+          'storage needs a bucket and keys, SMTP mail a host, SendGrid mail a key (422 otherwise). `aws-key`, ' +
+          '`aws-secret`, `aws-bucket-name` and `aws-region` (the web front end\'s names) are the same settings as ' +
+          '`s3-access-key`, `s3-secret-key`, `s3-bucket` and `s3-region`.',
         params: Params,
         querystring: SettingQuery,
         body: Type.Ref(SettingUpdateRequest),
@@ -148,12 +178,11 @@ export default async function settingsRoutes(app: FastifyInstance) {
       const { data } = request.body as { data: { id: string; attributes?: Record<string, unknown> } };
       const { id } = request.params as { id: string };
       if (data.id !== id && data.id !== '1') throw conflict('The id in the document does not match the URL', '/data/id');
-      const values = Object.fromEntries(Object.entries(data.attributes ?? {}).map(([w, v]) => [columnOf(w), v]));
-      if (typeof values.emailFrom === 'string') values.emailFrom = values.emailFrom.trim();
+      const values = valuesOf(data.attributes ?? {});
       const row = await app.db.transaction(async (tx) => {
         const [current] = await tx.select().from(settings).where(eq(settings.id, 1)).for('update');
         const merged = { ...current!, ...values } as Row;
-        checkComplete(merged);
+        checkComplete(merged, Object.keys(data.attributes ?? {}));
         if (Object.keys(values).length > 0) await tx.update(settings).set(values).where(eq(settings.id, 1));
         return merged;
       });

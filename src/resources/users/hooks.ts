@@ -9,7 +9,7 @@ const mailVerification = (ctx: Ctx, userId: number, email: string) =>
 /**
  * What the account flows add to a user's writes: registration mails a verification link; a new address
  * is unverified again (unless an administrator says otherwise) and gets a link; a new password ends the
- * other logins; deleting the account ends all of them.
+ * other logins; blocking or deleting the account ends all of them.
  */
 export const accountHooks: Hooks = {
   async afterCreate(ctx, row) {
@@ -20,6 +20,10 @@ export const accountHooks: Hooks = {
     if ('passwordHash' in values) {
       values.tokenGeneration = raiseGeneration();
       await endAfterPasswordChange(ctx.db, id, ctx.caller?.id === id ? ctx.caller.loginId : null);
+    }
+    if (values.isBlocked === true && !row.isBlocked) {
+      values.tokenGeneration = raiseGeneration();
+      await endLogins(ctx.db, { userId: id }, 'blocked');
     }
     const email = values.email as string | undefined;
     if (email === undefined || email.toLowerCase() === String(row.email).toLowerCase()) return;

@@ -8,6 +8,7 @@ import { defineResource, type Ctx, type Row, type ToManySpec } from '../../jsona
 import { DateTime, Email, Nullable, Text, Url } from '../../jsonapi/types.js';
 import { accountHooks } from './hooks.js';
 import { userPolicy } from './policy.js';
+import { profileAttributes } from './profile.js';
 
 const name = (column: string, description: string) => ({ column, schema: Nullable(Text(255, { description })) });
 const url = (column: string, description: string, readOnly = false) => ({
@@ -86,6 +87,7 @@ export const userResource = defineResource({
       column: 'wasRegisteredWithOrder',
       schema: Type.Boolean({ description: 'the account was made by a guest checkout' }),
     },
+    ...profileAttributes,
     'created-at': { column: 'createdAt', schema: DateTime(), readOnly: true },
     'deleted-at': { column: 'deletedAt', schema: Nullable(DateTime()), readOnly: true },
   },

@@ -18,13 +18,17 @@ function mayChange(ctx: Ctx, row: Row) {
 
 /**
  * Flags only staff set: the role flags by a super admin's hand, `is-verified` by an administrator's (users
- * verify their address through the mailed link). Sending the current value back is harmless.
+ * verify their address through the mailed link), and `is-blocked`, `is-sales-admin`, `is-marketer` by an
+ * administrator's. Sending the current value back is harmless (the web front end sends every flag).
  */
 function guardFlags(caller: Caller | null, input: WriteInput, row?: Row) {
   const flags = [
     ['is-admin', 'isAdmin', !!caller?.isSuperAdmin, 'Super admin access is required'],
     ['is-super-admin', 'isSuperAdmin', !!caller?.isSuperAdmin, 'Super admin access is required'],
     ['is-verified', 'isVerified', isStaff(caller), 'Admin access is required to update this information'],
+    ['is-blocked', 'isBlocked', isStaff(caller), 'Admin access is required to update this information'],
+    ['is-sales-admin', 'isSalesAdmin', isStaff(caller), 'Admin access is required to update this information'],
+    ['is-marketer', 'isMarketer', isStaff(caller), 'Admin access is required to update this information'],
   ] as const;
   for (const [wire, key, allowed, refusal] of flags) {
     const wanted = input.attributes[wire];
