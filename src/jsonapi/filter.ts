@@ -164,7 +164,7 @@ class FilterCompiler {
         .select(one)
         .from(join as unknown as PgTable)
         .innerJoin(targetTable, eq(tc.id!, join[through.to]!))
-        .where(and(eq(join[through.from]!, t.id!), ...fixed, where(target, tc), ...visibleIn(this.ctx, target, tc))),
+        .where(and(eq(join[through.from]!, t.id!), ...fixed, where(target, tc), ...visibleIn(this.ctx, target, tc), rel.where?.(this.ctx, tc))),
     );
   }
 }
@@ -184,7 +184,7 @@ export function relatedSource(ctx: Ctx, registry: Registry, t: Columns, rel: Rel
   const table = alias(target.table, name);
   const tc = columnsOf(target, table);
   const link = rel.kind === 'toOne' && rel.column ? eq(tc.id!, t[rel.column]!) : eq(tc[rel.foreignKey!]!, t.id!);
-  return { table, tc, target, conditions: [link, ...visibleIn(ctx, target, tc)] };
+  return { table, tc, target, conditions: [link, ...visibleIn(ctx, target, tc), rel.where?.(ctx, tc)] };
 }
 
 /** Parses the `filter` parameter (a JSON array or object) into a WHERE condition on `model`. */
