@@ -64,7 +64,8 @@ function authorOnly(ctx: Ctx, row: Row, what: string) {
 
 const feedbackPolicy: Policy = {
   scope: feedbackVisible,
-  existsFor: feedbackVisible,
+  // Anonymous callers reach the read check (401); others are told of no record they may not read (404).
+  existsFor: (ctx, t) => (ctx.caller ? feedbackVisible(ctx, t) : undefined),
   list: loggedIn,
   read(ctx) {
     loggedIn(ctx);

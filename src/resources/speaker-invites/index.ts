@@ -60,13 +60,15 @@ async function checkCreate(ctx: Ctx, input: WriteInput) {
 
 const invitePolicy: Policy = {
   scope: inviteVisible,
-  existsFor: inviteVisible,
+  // Anonymous callers reach the read check (401); others are told of no record they may not read (404).
+  existsFor: (ctx, t) => (ctx.caller ? inviteVisible(ctx, t) : undefined),
   list: loggedIn,
   read(ctx) {
     loggedIn(ctx);
   },
   create: checkCreate,
-  update() {
+  update(ctx) {
+    loggedIn(ctx);
     throw forbidden('A speaker invite is answered at /v1/speaker-invites/{id}/accept-invite or /reject-invite, never changed');
   },
   async delete(ctx, row: Row) {

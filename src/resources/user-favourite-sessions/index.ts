@@ -26,7 +26,8 @@ export const callersFavourite = (ctx: Ctx, t: Columns) => (ctx.caller ? eq(t.use
 
 const favouritePolicy: Policy = {
   scope: favouriteVisible,
-  existsFor: favouriteVisible,
+  // Anonymous callers reach the read check (401); others are told of no record they may not read (404).
+  existsFor: (ctx, t) => (ctx.caller ? favouriteVisible(ctx, t) : undefined),
   list: loggedIn,
   read(ctx) {
     loggedIn(ctx);
@@ -35,7 +36,8 @@ const favouritePolicy: Policy = {
   create(ctx) {
     loggedIn(ctx);
   },
-  update() {
+  update(ctx) {
+    loggedIn(ctx);
     throw forbidden('A favourite is added and removed, never changed');
   },
   // The reference lets the user and the event's coorganizers remove it (app/api/user_favourite_sessions.py).
