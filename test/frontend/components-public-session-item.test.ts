@@ -80,3 +80,32 @@ t.test('anonymous callers are asked to log in; sessions they cannot see are not 
   const draft = { data: { type: 'user-favourite-session', relationships: { session: { data: { type: 'session', id: world.draft.session } } } } };
   t.equal((await other.adapter('POST', '/v1/user-favourite-sessions', { body: draft })).status, 404);
 });
+
+t.test("a session save sends average-rating and favourite-count back, stale or null: they stay the server's", async (t) => {
+  // app/models/session.js:43,51: neither is readOnly, so ember-data sends both on every save (null on create).
+  const organizer = frontEnd(base, world.cast.organizer.token);
+  const created = await organizer.adapter('POST', '/v1/sessions', {
+    body: {
+      data: {
+        type: 'session',
+        attributes: { title: 'Lightning talks', 'average-rating': null, 'favourite-count': null },
+        relationships: { event: { data: { type: 'event', id: event } } },
+      },
+    },
+  });
+  t.equal(created.status, 201, JSON.stringify(created.body));
+  t.equal(created.body.data.attributes['average-rating'], 0);
+  t.equal(created.body.data.attributes['favourite-count'], 0);
+  const id = created.body.data.id;
+  const fav = await other.adapter('POST', '/v1/user-favourite-sessions', {
+    body: { data: { type: 'user-favourite-session', relationships: { session: { data: { type: 'session', id } } } } },
+  });
+  t.equal(fav.status, 404, 'a draft session is not on anyone else\'s schedule');
+  const saved = await organizer.adapter('PATCH', `/v1/sessions/${id}`, {
+    body: { data: { type: 'session', id, attributes: { title: 'Lightning talks!', 'average-rating': 4.5, 'favourite-count': 99 } } },
+  });
+  t.equal(saved.status, 200, JSON.stringify(saved.body));
+  t.match(saved.body.data.attributes, { title: 'Lightning talks!', 'average-rating': 0, 'favourite-count': 0 });
+  const wrong = await organizer.adapter('PATCH', `/v1/sessions/${id}`, { body: { data: { type: 'session', id, attributes: { 'favourite-count': 'many' } } } });
+  t.equal(wrong.status, 422, 'still a number or null');
+});
