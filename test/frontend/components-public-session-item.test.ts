@@ -109,3 +109,23 @@ t.test("a session save sends average-rating and favourite-count back, stale or n
   const wrong = await organizer.adapter('PATCH', `/v1/sessions/${id}`, { body: { data: { type: 'session', id, attributes: { 'favourite-count': 'many' } } } });
   t.equal(wrong.status, 422, 'still a number or null');
 });
+
+t.test("the public session page lists the session's favourites: the caller's own, none for visitors", async (t) => {
+  // app/routes/public/session/view.js:20-28: findRecord with include favourite, then query('favourites', {include: 'user', 'page[size]': 0}).
+  const body = { data: { type: 'user-favourite-session', relationships: { session: { data: { type: 'session', id: session } } } } };
+  const fav = await speaker.adapter('POST', '/v1/user-favourite-sessions', { body });
+  t.equal(fav.status, 201);
+  const page = (client: ReturnType<typeof frontEnd>) =>
+    client.adapter('GET', `/v1/sessions/${session}/favourites`, { query: { include: 'user', 'page[size]': 0 } });
+  const visitor = await page(frontEnd(base));
+  t.equal(visitor.status, 200);
+  t.same(visitor.body.data, [], 'nobody\'s schedule is shown to visitors');
+  const own = await page(speaker);
+  t.same(own.body.data.map((f: { id: string }) => f.id), [fav.body.data.id]);
+  t.same(own.body.included.map((u: { type: string; id: string }) => [u.type, u.id]), [['user', world.cast.speaker.id]]);
+  const organizer = await page(frontEnd(base, world.cast.organizer.token));
+  t.same(organizer.body.data.map((f: { id: string }) => f.id), [fav.body.data.id], "the event's organizers see who added it");
+  const detail = await frontEnd(base).adapter('GET', `/v1/sessions/${session}`, { query: { include: 'session-type,speakers,track,event,favourite' } });
+  t.equal(detail.status, 200);
+  t.equal(detail.body.data.relationships.favourite.data, null);
+});

@@ -248,6 +248,7 @@ export const MATRIX: Record<string, Row> = {
   'DELETE /v1/feedbacks/{id}': row(401, 404, 200, 403, 200, 200),
   ...Object.fromEntries(['session', 'event', 'user'].map((n) => [`PATCH /v1/feedbacks/{id}/relationships/${n}`, authorOnly(200)])),
   ...socialRecord('user-favourite-sessions', ['session', 'user']),
+  'GET /v1/user-favourite-sessions': everyone(200),
   'POST /v1/user-favourite-sessions': signedIn(201),
   'PATCH /v1/user-favourite-sessions/{id}': authorOnly(403),
   'DELETE /v1/user-favourite-sessions/{id}': socialReader(200),
@@ -263,8 +264,11 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/speaker-invites/{id}/reject-invite': authorOnly(403, 403),
   // The linkage is scoped like the list (empty, or null, without a login); the lists need a login.
   ...publicRelationship('/v1/sessions/{id}', 'favourite'),
+  // Favourites are listed for anyone (the public session page): empty without a login.
+  ...publicRelationship('/v1/sessions/{id}', 'favourites'),
+  ...publicRelationship(EVENT, 'session-favourites'),
   ...Object.fromEntries(
-    [...['feedbacks', 'favourites', 'speaker-invites'].map((n) => `/v1/sessions/{id}/${n}`), ...['speaker-invites', 'session-favourites'].map((n) => `${EVENT}/${n}`)].flatMap(
+    [...['feedbacks', 'speaker-invites'].map((n) => `/v1/sessions/{id}/${n}`), `${EVENT}/speaker-invites`].flatMap(
       (related) => [
         [`GET ${related.replace(/\/([^/]+)$/, '/relationships/$1')}`, everyone(200)],
         [`GET ${related}`, signedIn(200)],

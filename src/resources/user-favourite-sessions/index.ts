@@ -28,7 +28,9 @@ const favouritePolicy: Policy = {
   scope: favouriteVisible,
   // Anonymous callers reach the read check (401); others are told of no record they may not read (404).
   existsFor: (ctx, t) => (ctx.caller ? favouriteVisible(ctx, t) : undefined),
-  list: loggedIn,
+  // The public session page lists a session's favourites for anyone (app/routes/public/session/view.js:25):
+  // anonymous visitors get an empty list, not a 401.
+  list() {},
   read(ctx) {
     loggedIn(ctx);
   },
