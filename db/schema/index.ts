@@ -9,3 +9,4 @@ export * from './assistant.js';
 export * from './rate-limits.js';
 export * from './logins.js';
 export * from './tickets.js';
+export * from './social.js';

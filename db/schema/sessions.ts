@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { microlocations, sessionTypes, tracks } from './event-records.js';
 import { events } from './events.js';
@@ -31,6 +31,9 @@ export const sessions = pgTable(
     microlocationId: integer('microlocation_id').references(() => microlocations.id),
     sessionTypeId: integer('session_type_id').references(() => sessionTypes.id),
     creatorId: integer('creator_id').references(() => users.id),
+    // Kept by triggers on feedback and user_favourite_sessions (migration, hand-written block of fe-social).
+    averageRating: doublePrecision('average_rating').notNull().default(0),
+    favouriteCount: integer('favourite_count').notNull().default(0),
     createdAt: stamp('created_at').notNull().defaultNow(),
     deletedAt: stamp('deleted_at'),
   },

@@ -300,6 +300,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/{id}/relationships/feedbacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user feedbacks
+         * @description The resource identifiers of the user's feedbacks.
+         */
+        get: operations["getUserFeedbacksRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/feedbacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the feedbacks of a user
+         * @description Only the feedbacks related to this user, with every list feature.
+         */
+        get: operations["getUserFeedbacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/relationships/favourites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user favourites
+         * @description The resource identifiers of the user's favourites.
+         */
+        get: operations["getUserFavouritesRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/favourites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the favourites of a user
+         * @description Only the favourites related to this user, with every list feature.
+         */
+        get: operations["getUserFavourites"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/{id}/relationships/organizer-events": {
         parameters: {
             query?: never;
@@ -1208,6 +1288,86 @@ export interface paths {
          * @description The related user, or null.
          */
         get: operations["getEventOwner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/speaker-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event speaker-invites
+         * @description The resource identifiers of the event's speaker-invites.
+         */
+        get: operations["getEventSpeakerInvitesRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/speaker-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the speaker-invites of a event
+         * @description Only the speaker-invites related to this event, with every list feature.
+         */
+        get: operations["getEventSpeakerInvites"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/session-favourites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event session-favourites
+         * @description The resource identifiers of the event's session-favourites.
+         */
+        get: operations["getEventSessionFavouritesRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/session-favourites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the session-favourites of a event
+         * @description Only the session-favourites related to this event, with every list feature.
+         */
+        get: operations["getEventSessionFavourites"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2765,6 +2925,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions/{id}/relationships/feedbacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of session feedbacks
+         * @description The resource identifiers of the session's feedbacks.
+         */
+        get: operations["getSessionFeedbacksRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/feedbacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the feedbacks of a session
+         * @description Only the feedbacks related to this session, with every list feature.
+         */
+        get: operations["getSessionFeedbacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/relationships/favourite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of session favourite
+         * @description The resource identifiers of the session's favourite.
+         */
+        get: operations["getSessionFavouriteRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/favourite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The favourite of a session
+         * @description The related user-favourite-session, or null.
+         */
+        get: operations["getSessionFavourite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/relationships/favourites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of session favourites
+         * @description The resource identifiers of the session's favourites.
+         */
+        get: operations["getSessionFavouritesRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/favourites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the favourites of a session
+         * @description Only the favourites related to this session, with every list feature.
+         */
+        get: operations["getSessionFavourites"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/relationships/speaker-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of session speaker-invites
+         * @description The resource identifiers of the session's speaker-invites.
+         */
+        get: operations["getSessionSpeakerInvitesRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/speaker-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the speaker-invites of a session
+         * @description Only the speaker-invites related to this session, with every list feature.
+         */
+        get: operations["getSessionSpeakerInvites"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/speakers": {
         parameters: {
             query?: never;
@@ -4133,6 +4453,466 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/feedbacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List feedbacks
+         * @description Pages of feedbacks with sort, filter, include and sparse fieldsets. A rating (1 to 5, rounded to halves) with an optional comment, of a session or of an event. The caller is its author. Organizers and coorganizers rate their event's sessions (one live feedback per user and session); any signed-in user who sees an event rates the event itself (one per user and event). Authors read, change and delete their own; organizers and coorganizers read all of their event's. A session's average-rating is the mean of its live feedback.
+         */
+        get: operations["listFeedbacks"];
+        put?: never;
+        /**
+         * Create a feedback
+         * @description Creates a feedback; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/feedbacks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a feedback
+         * @description One feedback, with include and sparse fieldsets.
+         */
+        get: operations["getFeedback"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a feedback
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteFeedback"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a feedback
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateFeedback"];
+        trace?: never;
+    };
+    "/v1/feedbacks/{id}/relationships/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of feedback session
+         * @description The resource identifiers of the feedback's session.
+         */
+        get: operations["getFeedbackSessionRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace feedback session
+         * @description Sets the session (or clears it with null).
+         */
+        patch: operations["updateFeedbackSessionRelationship"];
+        trace?: never;
+    };
+    "/v1/feedbacks/{id}/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The session of a feedback
+         * @description The related session, or null.
+         */
+        get: operations["getFeedbackSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/feedbacks/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of feedback event
+         * @description The resource identifiers of the feedback's event.
+         */
+        get: operations["getFeedbackEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace feedback event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateFeedbackEventRelationship"];
+        trace?: never;
+    };
+    "/v1/feedbacks/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a feedback
+         * @description The related event, or null.
+         */
+        get: operations["getFeedbackEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/feedbacks/{id}/relationships/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of feedback user
+         * @description The resource identifiers of the feedback's user.
+         */
+        get: operations["getFeedbackUserRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace feedback user
+         * @description Sets the user (or clears it with null).
+         */
+        patch: operations["updateFeedbackUserRelationship"];
+        trace?: never;
+    };
+    "/v1/feedbacks/{id}/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user of a feedback
+         * @description The related user, or null.
+         */
+        get: operations["getFeedbackUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user-favourite-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List user-favourite-sessions
+         * @description Pages of user-favourite-sessions with sort, filter, include and sparse fieldsets. A session on a signed-in user's personal schedule ("Add to My Schedule"): created by the user for a session they see, at most once per session (409), removed by its user (or the event's coorganizers). Read by its user and the organizers and coorganizers of the session's event. A session's `favourite` is the caller's own, its `favourite-count` the number of users who added it.
+         */
+        get: operations["listUserFavouriteSessions"];
+        put?: never;
+        /**
+         * Create a user-favourite-session
+         * @description Creates a user-favourite-session; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createUserFavouriteSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user-favourite-sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user-favourite-session
+         * @description One user-favourite-session, with include and sparse fieldsets.
+         */
+        get: operations["getUserFavouriteSession"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a user-favourite-session
+         * @description Deletes the user-favourite-session.
+         */
+        delete: operations["deleteUserFavouriteSession"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a user-favourite-session
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateUserFavouriteSession"];
+        trace?: never;
+    };
+    "/v1/user-favourite-sessions/{id}/relationships/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user-favourite-session session
+         * @description The resource identifiers of the user-favourite-session's session.
+         */
+        get: operations["getUserFavouriteSessionSessionRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace user-favourite-session session
+         * @description Sets the session (or clears it with null).
+         */
+        patch: operations["updateUserFavouriteSessionSessionRelationship"];
+        trace?: never;
+    };
+    "/v1/user-favourite-sessions/{id}/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The session of a user-favourite-session
+         * @description The related session, or null.
+         */
+        get: operations["getUserFavouriteSessionSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user-favourite-sessions/{id}/relationships/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user-favourite-session user
+         * @description The resource identifiers of the user-favourite-session's user.
+         */
+        get: operations["getUserFavouriteSessionUserRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user-favourite-sessions/{id}/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user of a user-favourite-session
+         * @description The related user, or null.
+         */
+        get: operations["getUserFavouriteSessionUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/speaker-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List speaker-invites
+         * @description Pages of speaker-invites with sort, filter, include and sparse fieldsets. An invitation, by address, to become a co-speaker of a session. The session's speakers and its event's organizers and coorganizers create it (one pending invite per address and session, 409; never for a current speaker, 409) and withdraw it unless accepted; the invitee gets a mail with the link to answer it. Signed in with the invited, verified address, the invitee accepts (`GET /v1/speaker-invites/{id}/accept-invite`: their speaker record of the event joins the session) or rejects it (`/reject-invite`). Read by the invitee, the session's speakers and the event's organizers and coorganizers.
+         */
+        get: operations["listSpeakerInvites"];
+        put?: never;
+        /**
+         * Create a speaker-invite
+         * @description Creates a speaker-invite; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createSpeakerInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/speaker-invites/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a speaker-invite
+         * @description One speaker-invite, with include and sparse fieldsets.
+         */
+        get: operations["getSpeakerInvite"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a speaker-invite
+         * @description Deletes the speaker-invite.
+         */
+        delete: operations["deleteSpeakerInvite"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a speaker-invite
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateSpeakerInvite"];
+        trace?: never;
+    };
+    "/v1/speaker-invites/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of speaker-invite event
+         * @description The resource identifiers of the speaker-invite's event.
+         */
+        get: operations["getSpeakerInviteEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace speaker-invite event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateSpeakerInviteEventRelationship"];
+        trace?: never;
+    };
+    "/v1/speaker-invites/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a speaker-invite
+         * @description The related event, or null.
+         */
+        get: operations["getSpeakerInviteEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/speaker-invites/{id}/relationships/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of speaker-invite session
+         * @description The resource identifiers of the speaker-invite's session.
+         */
+        get: operations["getSpeakerInviteSessionRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace speaker-invite session
+         * @description Sets the session (or clears it with null).
+         */
+        patch: operations["updateSpeakerInviteSessionRelationship"];
+        trace?: never;
+    };
+    "/v1/speaker-invites/{id}/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The session of a speaker-invite
+         * @description The related session, or null.
+         */
+        get: operations["getSpeakerInviteSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/login": {
         parameters: {
             query?: never;
@@ -4516,6 +5296,46 @@ export interface paths {
          * @description Answers whether a live account has this address: anyone may learn whether an address is registered here (as with the reference server; registration tells it too, with 409). To slow down harvesting, one client address may ask 30 times per 3600 seconds (then 429 with `Retry-After`).
          */
         post: operations["checkEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/speaker-invites/{id}/accept-invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Accept a speaker invite
+         * @description The invitee's speaker record of the event (by account or address) joins the session as one of its speakers and the invite becomes accepted. The invitee must be verified (403) and have a speaker record in the event (422). Only the invitee may answer, signed in with the invited address (403 for anyone else who sees the invite, 404 for those who do not); an answered invite answers 409.
+         */
+        get: operations["acceptSpeakerInvite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/speaker-invites/{id}/reject-invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reject a speaker invite
+         * @description The invite becomes rejected. Only the invitee may answer, signed in with the invited address (403 for anyone else who sees the invite, 404 for those who do not); an answered invite answers 409.
+         */
+        get: operations["rejectSpeakerInvite"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5278,6 +6098,24 @@ export interface components {
                     id: string;
                 }[];
             };
+            /** @description the user's feedback; the user and administrators only */
+            feedbacks?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "feedback";
+                    id: string;
+                }[];
+            };
+            /** @description the sessions on the user's schedule; the user and administrators only */
+            favourites?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user-favourite-session";
+                    id: string;
+                }[];
+            };
             /** @description the events the user is an organizer of; the user and administrators only */
             "organizer-events"?: {
                 links: components["schemas"]["RelationshipLinks"];
@@ -5308,13 +6146,13 @@ export interface components {
         };
         UserDocument: {
             data: components["schemas"]["UserResource"];
-            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         UserListDocument: {
             data: components["schemas"]["UserResource"][];
-            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -5485,6 +6323,22 @@ export interface components {
                         data: {
                             /** @enum {string} */
                             type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the user's feedback; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly feedbacks?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "feedback";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the sessions on the user's schedule; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly favourites?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user-favourite-session";
                             id: string;
                         }[];
                     };
@@ -5676,6 +6530,22 @@ export interface components {
                             id: string;
                         }[];
                     };
+                    /** @description the user's feedback; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly feedbacks?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "feedback";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the sessions on the user's schedule; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly favourites?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user-favourite-session";
+                            id: string;
+                        }[];
+                    };
                     /** @description the events the user is an organizer of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "organizer-events"?: {
                         data: {
@@ -5837,6 +6707,24 @@ export interface components {
             data: {
                 /** @enum {string} */
                 type: "event";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserFeedbacksRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "feedback";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserFavouritesRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user-favourite-session";
                 id: string;
             }[];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -6289,6 +7177,24 @@ export interface components {
                     id: string;
                 } | null;
             };
+            /** @description invitations to speak at the event's sessions (see speaker-invite for who reads them) */
+            "speaker-invites"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "speaker-invite";
+                    id: string;
+                }[];
+            };
+            /** @description favourites of the event's sessions: the caller's own, all for the event's organizers and coorganizers */
+            "session-favourites"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user-favourite-session";
+                    id: string;
+                }[];
+            };
             /** @description organizers: owner rights except managing roles; only the owner changes them */
             organizers?: {
                 links: components["schemas"]["RelationshipLinks"];
@@ -6319,13 +7225,13 @@ export interface components {
         };
         EventDocument: {
             data: components["schemas"]["EventResource"];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventListDocument: {
             data: components["schemas"]["EventResource"][];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -6647,6 +7553,22 @@ export interface components {
                             type: "user";
                             id: string;
                         } | null;
+                    };
+                    /** @description invitations to speak at the event's sessions (see speaker-invite for who reads them). Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "speaker-invites"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "speaker-invite";
+                            id: string;
+                        }[];
+                    };
+                    /** @description favourites of the event's sessions: the caller's own, all for the event's organizers and coorganizers. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "session-favourites"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user-favourite-session";
+                            id: string;
+                        }[];
                     };
                     organizers?: {
                         data: {
@@ -6982,6 +7904,22 @@ export interface components {
                             type: "user";
                             id: string;
                         } | null;
+                    };
+                    /** @description invitations to speak at the event's sessions (see speaker-invite for who reads them). Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "speaker-invites"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "speaker-invite";
+                            id: string;
+                        }[];
+                    };
+                    /** @description favourites of the event's sessions: the caller's own, all for the event's organizers and coorganizers. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "session-favourites"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user-favourite-session";
+                            id: string;
+                        }[];
                     };
                     organizers?: {
                         data: {
@@ -7395,6 +8333,24 @@ export interface components {
             } | null;
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
+        EventSpeakerInvitesRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "speaker-invite";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventSessionFavouritesRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user-favourite-session";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
         EventOrganizersRelationship: {
             links: components["schemas"]["RelationshipLinks"];
             data: {
@@ -7471,13 +8427,13 @@ export interface components {
         };
         EventTopicDocument: {
             data: components["schemas"]["EventTopicResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventTopicListDocument: {
             data: components["schemas"]["EventTopicResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -7644,13 +8600,13 @@ export interface components {
         };
         EventTypeDocument: {
             data: components["schemas"]["EventTypeResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventTypeListDocument: {
             data: components["schemas"]["EventTypeResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -7762,13 +8718,13 @@ export interface components {
         };
         EventSubTopicDocument: {
             data: components["schemas"]["EventSubTopicResource"];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventSubTopicListDocument: {
             data: components["schemas"]["EventSubTopicResource"][];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -7908,13 +8864,13 @@ export interface components {
         };
         EventCopyrightDocument: {
             data: components["schemas"]["EventCopyrightResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventCopyrightListDocument: {
             data: components["schemas"]["EventCopyrightResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8037,13 +8993,13 @@ export interface components {
         };
         SocialLinkDocument: {
             data: components["schemas"]["SocialLinkResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SocialLinkListDocument: {
             data: components["schemas"]["SocialLinkResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8168,13 +9124,13 @@ export interface components {
         };
         MicrolocationDocument: {
             data: components["schemas"]["MicrolocationResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         MicrolocationListDocument: {
             data: components["schemas"]["MicrolocationResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8325,13 +9281,13 @@ export interface components {
         };
         SponsorDocument: {
             data: components["schemas"]["SponsorResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SponsorListDocument: {
             data: components["schemas"]["SponsorResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8465,13 +9421,13 @@ export interface components {
         };
         TrackDocument: {
             data: components["schemas"]["TrackResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         TrackListDocument: {
             data: components["schemas"]["TrackResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8625,13 +9581,13 @@ export interface components {
         };
         SessionTypeDocument: {
             data: components["schemas"]["SessionTypeResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SessionTypeListDocument: {
             data: components["schemas"]["SessionTypeResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8777,6 +9733,10 @@ export interface components {
              * @description set when the record was deleted; deleted records are never returned
              */
             readonly "deleted-at"?: string | null;
+            /** @description the mean rating of its live feedback, 0 with none; computed by the server, a value sent is ignored */
+            "average-rating"?: number;
+            /** @description how many users have it on their schedule; computed by the server, a value sent is ignored */
+            "favourite-count"?: number;
         };
         SessionRelationships: {
             /** @description the event the record belongs to; set on create and never changed */
@@ -8833,6 +9793,42 @@ export interface components {
                     id: string;
                 } | null;
             };
+            /** @description ratings of the session: the caller's own, all for the event's organizers and coorganizers */
+            feedbacks?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "feedback";
+                    id: string;
+                }[];
+            };
+            /** @description the caller's own favourite of the session (null when it is not on the caller's schedule, and for anonymous callers) */
+            favourite?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user-favourite-session";
+                    id: string;
+                } | null;
+            };
+            /** @description users' favourites of the session: the caller's own, all for the event's organizers and coorganizers */
+            favourites?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user-favourite-session";
+                    id: string;
+                }[];
+            };
+            /** @description invitations to speak at the session: for its speakers, the event's organizers and each invitee (their own) */
+            "speaker-invites"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "speaker-invite";
+                    id: string;
+                }[];
+            };
         };
         /**
          * @description A session of an event. Organizers and coorganizers create and edit sessions; the session's speakers may only move its state. State moves:
@@ -8860,13 +9856,13 @@ export interface components {
         };
         SessionDocument: {
             data: components["schemas"]["SessionResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SessionListDocument: {
             data: components["schemas"]["SessionResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8918,6 +9914,10 @@ export interface components {
                      * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
+                    /** @description ignored */
+                    "average-rating"?: number | null;
+                    /** @description ignored */
+                    "favourite-count"?: number | null;
                 };
                 relationships: {
                     event: {
@@ -8962,6 +9962,38 @@ export interface components {
                             type: "user";
                             id: string;
                         } | null;
+                    };
+                    /** @description ratings of the session: the caller's own, all for the event's organizers and coorganizers. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly feedbacks?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "feedback";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the caller's own favourite of the session (null when it is not on the caller's schedule, and for anonymous callers). Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly favourite?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user-favourite-session";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description users' favourites of the session: the caller's own, all for the event's organizers and coorganizers. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly favourites?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user-favourite-session";
+                            id: string;
+                        }[];
+                    };
+                    /** @description invitations to speak at the session: for its speakers, the event's organizers and each invitee (their own). Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "speaker-invites"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "speaker-invite";
+                            id: string;
+                        }[];
                     };
                 };
             };
@@ -9013,6 +10045,10 @@ export interface components {
                      * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "deleted-at"?: string | null;
+                    /** @description ignored */
+                    "average-rating"?: number | null;
+                    /** @description ignored */
+                    "favourite-count"?: number | null;
                 };
                 relationships?: {
                     event?: {
@@ -9057,6 +10093,38 @@ export interface components {
                             type: "user";
                             id: string;
                         } | null;
+                    };
+                    /** @description ratings of the session: the caller's own, all for the event's organizers and coorganizers. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly feedbacks?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "feedback";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the caller's own favourite of the session (null when it is not on the caller's schedule, and for anonymous callers). Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly favourite?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user-favourite-session";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description users' favourites of the session: the caller's own, all for the event's organizers and coorganizers. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly favourites?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user-favourite-session";
+                            id: string;
+                        }[];
+                    };
+                    /** @description invitations to speak at the session: for its speakers, the event's organizers and each invitee (their own). Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "speaker-invites"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "speaker-invite";
+                            id: string;
+                        }[];
                     };
                 };
             };
@@ -9242,6 +10310,42 @@ export interface components {
             } | null;
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
+        SessionFeedbacksRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "feedback";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SessionFavouriteRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user-favourite-session";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SessionFavouritesRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user-favourite-session";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SessionSpeakerInvitesRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "speaker-invite";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
         /** @description Attributes of a speaker */
         SpeakerAttributes: {
             name?: string;
@@ -9341,13 +10445,13 @@ export interface components {
         };
         SpeakerDocument: {
             data: components["schemas"]["SpeakerResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SpeakerListDocument: {
             data: components["schemas"]["SpeakerResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -9627,13 +10731,13 @@ export interface components {
         };
         CustomFormDocument: {
             data: components["schemas"]["CustomFormResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         CustomFormListDocument: {
             data: components["schemas"]["CustomFormResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -9805,13 +10909,13 @@ export interface components {
         };
         OrderDocument: {
             data: components["schemas"]["OrderResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         OrderListDocument: {
             data: components["schemas"]["OrderResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -10123,13 +11227,13 @@ export interface components {
         };
         NotificationDocument: {
             data: components["schemas"]["NotificationResource"];
-            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"])[];
+            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         NotificationListDocument: {
             data: components["schemas"]["NotificationResource"][];
-            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"])[];
+            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -10298,13 +11402,13 @@ export interface components {
         };
         TicketDocument: {
             data: components["schemas"]["TicketResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         TicketListDocument: {
             data: components["schemas"]["TicketResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -10555,13 +11659,13 @@ export interface components {
         };
         TaxDocument: {
             data: components["schemas"]["TaxResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         TaxListDocument: {
             data: components["schemas"]["TaxResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -10741,13 +11845,13 @@ export interface components {
         };
         SpeakersCallDocument: {
             data: components["schemas"]["SpeakersCallResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SpeakersCallListDocument: {
             data: components["schemas"]["SpeakersCallResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -10876,13 +11980,13 @@ export interface components {
         };
         StripeAuthorizationDocument: {
             data: components["schemas"]["StripeAuthorizationResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         StripeAuthorizationListDocument: {
             data: components["schemas"]["StripeAuthorizationResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -11070,13 +12174,13 @@ export interface components {
         };
         AttendeeDocument: {
             data: components["schemas"]["AttendeeResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         AttendeeListDocument: {
             data: components["schemas"]["AttendeeResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -11368,6 +12472,490 @@ export interface components {
                 type: "user";
                 id: string;
             } | null;
+        };
+        /** @description Attributes of a feedback */
+        FeedbackAttributes: {
+            /** @description 1 to 5; stored rounded to the nearest half */
+            rating?: number;
+            comment?: string | null;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        FeedbackRelationships: {
+            /** @description the session rated; none for feedback on the event */
+            session?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "session";
+                    id: string;
+                } | null;
+            };
+            /** @description the event rated, or the rated session's event (set from the session when left out) */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+            /** @description the author: the caller (set when left out; naming anyone else is refused) */
+            user?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description A rating (1 to 5, rounded to halves) with an optional comment, of a session or of an event. The caller is its author. Organizers and coorganizers rate their event's sessions (one live feedback per user and session); any signed-in user who sees an event rates the event itself (one per user and event). Authors read, change and delete their own; organizers and coorganizers read all of their event's. A session's average-rating is the mean of its live feedback. */
+        FeedbackResource: {
+            /** @enum {string} */
+            type: "feedback";
+            id: string;
+            attributes: components["schemas"]["FeedbackAttributes"];
+            relationships?: components["schemas"]["FeedbackRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        FeedbackDocument: {
+            data: components["schemas"]["FeedbackResource"];
+            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        FeedbackListDocument: {
+            data: components["schemas"]["FeedbackResource"][];
+            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        FeedbackCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "feedback";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    /** @description 1 to 5; stored rounded to the nearest half */
+                    rating: number;
+                    comment?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships?: {
+                    session?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        } | null;
+                    };
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        } | null;
+                    };
+                    user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                };
+            };
+        };
+        FeedbackUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "feedback";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    /** @description 1 to 5; stored rounded to the nearest half */
+                    rating?: number;
+                    comment?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships?: {
+                    session?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        } | null;
+                    };
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        } | null;
+                    };
+                    user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                };
+            };
+        };
+        FeedbackSessionRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "session";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        FeedbackSessionRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "session";
+                id: string;
+            } | null;
+        };
+        FeedbackEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        FeedbackEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+        };
+        FeedbackUserRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        FeedbackUserRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
+        };
+        /** @description Attributes of a user-favourite-session */
+        UserFavouriteSessionAttributes: {
+            /** Format: date-time */
+            readonly "created-at"?: string;
+        };
+        UserFavouriteSessionRelationships: {
+            /** @description the session added */
+            session?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "session";
+                    id: string;
+                } | null;
+            };
+            /** @description whose schedule: the caller who added it */
+            user?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description A session on a signed-in user's personal schedule ("Add to My Schedule"): created by the user for a session they see, at most once per session (409), removed by its user (or the event's coorganizers). Read by its user and the organizers and coorganizers of the session's event. A session's `favourite` is the caller's own, its `favourite-count` the number of users who added it. */
+        UserFavouriteSessionResource: {
+            /** @enum {string} */
+            type: "user-favourite-session";
+            id: string;
+            attributes: components["schemas"]["UserFavouriteSessionAttributes"];
+            relationships?: components["schemas"]["UserFavouriteSessionRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        UserFavouriteSessionDocument: {
+            data: components["schemas"]["UserFavouriteSessionResource"];
+            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserFavouriteSessionListDocument: {
+            data: components["schemas"]["UserFavouriteSessionResource"][];
+            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserFavouriteSessionCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "user-favourite-session";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes?: {
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                };
+                relationships: {
+                    session: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        };
+                    };
+                    /** @description whose schedule: the caller who added it. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                };
+            };
+        };
+        UserFavouriteSessionUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "user-favourite-session";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                };
+                relationships?: {
+                    session?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        };
+                    };
+                    /** @description whose schedule: the caller who added it. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                };
+            };
+        };
+        UserFavouriteSessionSessionRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "session";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserFavouriteSessionSessionRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "session";
+                id: string;
+            };
+        };
+        UserFavouriteSessionUserRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        /** @description Attributes of a speaker-invite */
+        SpeakerInviteAttributes: {
+            /** @description whom to invite; surrounding blanks are trimmed */
+            email?: string;
+            /** @description pending until the invitee accepts or rejects it; created pending */
+            status?: "pending" | "accepted" | "rejected";
+            /**
+             * Format: date-time
+             * @description set by the server
+             */
+            "created-at"?: string;
+        };
+        SpeakerInviteRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+            /** @description the session the invitee is asked to speak at; of the invite's event */
+            session?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "session";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description An invitation, by address, to become a co-speaker of a session. The session's speakers and its event's organizers and coorganizers create it (one pending invite per address and session, 409; never for a current speaker, 409) and withdraw it unless accepted; the invitee gets a mail with the link to answer it. Signed in with the invited, verified address, the invitee accepts (`GET /v1/speaker-invites/{id}/accept-invite`: their speaker record of the event joins the session) or rejects it (`/reject-invite`). Read by the invitee, the session's speakers and the event's organizers and coorganizers. */
+        SpeakerInviteResource: {
+            /** @enum {string} */
+            type: "speaker-invite";
+            id: string;
+            attributes: components["schemas"]["SpeakerInviteAttributes"];
+            relationships?: components["schemas"]["SpeakerInviteRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        SpeakerInviteDocument: {
+            data: components["schemas"]["SpeakerInviteResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SpeakerInviteListDocument: {
+            data: components["schemas"]["SpeakerInviteResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SpeakerInviteCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "speaker-invite";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    /** @description whom to invite; surrounding blanks are trimmed */
+                    email: string;
+                    /** @description pending until the invitee accepts or rejects it; created pending */
+                    status?: "pending" | "accepted" | "rejected";
+                    /**
+                     * Format: date-time
+                     * @description set by the server: a value sent is ignored
+                     */
+                    "created-at"?: string | null;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                    session: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        SpeakerInviteUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "speaker-invite";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    /** @description whom to invite; surrounding blanks are trimmed */
+                    email?: string;
+                    /** @description pending until the invitee accepts or rejects it; created pending */
+                    status?: "pending" | "accepted" | "rejected";
+                    /**
+                     * Format: date-time
+                     * @description set by the server: a value sent is ignored
+                     */
+                    "created-at"?: string | null;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                    session?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "session";
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        SpeakerInviteEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SpeakerInviteEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
+        SpeakerInviteSessionRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "session";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        SpeakerInviteSessionRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "session";
+                id: string;
+            };
         };
         LoginRequest: {
             /** @description an email address; surrounding blanks are trimmed */
@@ -12967,6 +14555,23 @@ export interface components {
             /** @description a live account has this address (in any letter case) */
             exists: boolean;
         };
+        /** @description the answer of the reference server */
+        AcceptedSpeakerInvite: {
+            email: string;
+            /** @description id of the event */
+            event: number;
+            event_identifier: string;
+            /** @description id of the session the speaker now speaks at */
+            session: number;
+            /** @description id of the invitee's speaker record, now linked to the session */
+            speaker: number;
+            name: string | null;
+        };
+        RejectedSpeakerInvite: {
+            /** @enum {boolean} */
+            success: true;
+            message: string;
+        };
         ImageUploadRequest: {
             /** @description The image as a data URI: `data:image/<png|jpeg|jpg|gif|webp>;base64,<bytes>` */
             data: string;
@@ -13166,6 +14771,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -13420,6 +15031,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -13894,6 +15511,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -14273,6 +15896,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -14531,6 +16160,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -14789,6 +16424,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -15047,6 +16688,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -15305,6 +16952,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -15322,6 +16975,534 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserFeedbacksRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFeedbacksRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserFeedbacks: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the feedbacks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["FeedbackListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserFavouritesRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFavouritesRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserFavourites: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the favourites */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFavouriteSessionListDocument"];
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -15563,6 +17744,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -15821,6 +18008,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -15977,6 +18170,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -16231,6 +18430,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -16816,6 +19021,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -17189,6 +19400,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -17562,6 +19779,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -17816,6 +20039,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -18078,6 +20307,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -18336,6 +20571,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -18594,6 +20835,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -18852,6 +21099,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -19110,6 +21363,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -19368,6 +21627,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -19626,6 +21891,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -20005,6 +22276,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -20384,6 +22661,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -20642,6 +22925,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -21013,6 +23302,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -21267,6 +23562,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -21521,6 +23822,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -21783,6 +24090,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -22033,6 +24346,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -22054,6 +24373,534 @@ export interface operations {
                         links: components["schemas"]["ResourceLinks"];
                         jsonapi: components["schemas"]["JsonApiVersion"];
                     };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSpeakerInvitesRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSpeakerInvitesRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSpeakerInvites: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the speaker-invites */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerInviteListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSessionFavouritesRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventSessionFavouritesRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventSessionFavourites: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the session-favourites */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFavouriteSessionListDocument"];
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -22652,6 +25499,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -23267,6 +26120,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -23423,6 +26282,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
                 /** @description sent by the Open Event front end (`true`); no effect */
                 upcoming?: string;
             };
@@ -23569,6 +26434,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -23823,6 +26694,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -24297,6 +27174,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -24555,6 +27438,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -24832,6 +27721,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -25086,6 +27981,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -25560,6 +28461,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -25716,6 +28623,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -25970,6 +28883,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -26555,6 +29474,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -26817,6 +29742,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -26973,6 +29904,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -27227,6 +30164,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -27591,6 +30534,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -28176,6 +31125,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -28336,6 +31291,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -28590,6 +31551,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -29175,6 +32142,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -29335,6 +32308,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -29589,6 +32568,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -30174,6 +33159,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -30436,6 +33427,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -30592,6 +33589,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -30846,6 +33849,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -31431,6 +34440,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -31591,6 +34606,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -31845,6 +34866,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -32430,6 +35457,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -32692,6 +35725,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -32848,6 +35887,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -33102,6 +36147,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -33687,6 +36738,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -33949,6 +37006,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -34105,6 +37168,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -34359,6 +37428,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -34944,6 +38019,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -35317,6 +38398,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -35690,6 +38777,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -36063,6 +39156,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -36682,6 +39781,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -37053,6 +40158,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -37074,6 +40185,1058 @@ export interface operations {
                         links: components["schemas"]["ResourceLinks"];
                         jsonapi: components["schemas"]["JsonApiVersion"];
                     };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionFeedbacksRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionFeedbacksRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionFeedbacks: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the feedbacks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["FeedbackListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionFavouriteRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionFavouriteRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionFavourite: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFavouriteSessionDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionFavouritesRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionFavouritesRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionFavourites: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the favourites */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFavouriteSessionListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionSpeakerInvitesRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionSpeakerInvitesRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSessionSpeakerInvites: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the speaker-invites */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerInviteListDocument"];
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -37213,6 +41376,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -37467,6 +41636,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -38052,6 +42227,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -38425,6 +42606,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -39044,6 +43231,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -39200,6 +43393,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -39454,6 +43653,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -40048,6 +44253,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -40208,6 +44419,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -40462,6 +44679,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -41047,6 +45270,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -41301,6 +45530,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -41563,6 +45798,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -41821,6 +46062,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -41977,6 +46224,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -42231,6 +46484,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -42612,6 +46871,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -42866,6 +47131,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -43341,6 +47612,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -43501,6 +47778,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -43755,6 +48038,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -44340,6 +48629,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -44602,6 +48897,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -44860,6 +49161,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -45016,6 +49323,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -45270,6 +49583,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -45855,6 +50174,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -46015,6 +50340,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -46269,6 +50600,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -46633,6 +50970,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -47218,6 +51561,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -47378,6 +51727,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -47632,6 +51987,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -48226,6 +52587,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -48386,6 +52753,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -48640,6 +53013,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -49225,6 +53604,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -49598,6 +53983,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -49971,6 +54362,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -50344,6 +54741,12 @@ export interface operations {
                 "fields[stripe-authorization]"?: string;
                 /** @description comma-separated attendee fields to return (dasherized or snake_case) */
                 "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
             };
             header?: never;
             path: {
@@ -50361,6 +54764,4472 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["UserDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listFeedbacks: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of feedbacks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["FeedbackListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["FeedbackCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created feedback */
+            201: {
+                headers: {
+                    /** @description path of the new feedback */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["FeedbackDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getFeedback: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feedback */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["FeedbackDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["FeedbackUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated feedback */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["FeedbackDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getFeedbackSessionRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["FeedbackSessionRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateFeedbackSessionRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["FeedbackSessionRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["FeedbackSessionRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getFeedbackSession: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getFeedbackEventRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["FeedbackEventRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateFeedbackEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["FeedbackEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["FeedbackEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getFeedbackEvent: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getFeedbackUserRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["FeedbackUserRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateFeedbackUserRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["FeedbackUserRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["FeedbackUserRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getFeedbackUser: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listUserFavouriteSessions: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of user-favourite-sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFavouriteSessionListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createUserFavouriteSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["UserFavouriteSessionCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created user-favourite-session */
+            201: {
+                headers: {
+                    /** @description path of the new user-favourite-session */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFavouriteSessionDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserFavouriteSession: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user-favourite-session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFavouriteSessionDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteUserFavouriteSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateUserFavouriteSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["UserFavouriteSessionUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated user-favourite-session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFavouriteSessionDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserFavouriteSessionSessionRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFavouriteSessionSessionRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateUserFavouriteSessionSessionRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["UserFavouriteSessionSessionRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFavouriteSessionSessionRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserFavouriteSessionSession: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserFavouriteSessionUserRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFavouriteSessionUserRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserFavouriteSessionUser: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listSpeakerInvites: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of speaker-invites */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerInviteListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createSpeakerInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakerInviteCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created speaker-invite */
+            201: {
+                headers: {
+                    /** @description path of the new speaker-invite */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerInviteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSpeakerInvite: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The speaker-invite */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerInviteDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteSpeakerInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSpeakerInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakerInviteUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated speaker-invite */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerInviteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSpeakerInviteEventRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerInviteEventRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSpeakerInviteEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakerInviteEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerInviteEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSpeakerInviteEvent: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSpeakerInviteSessionRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerInviteSessionRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateSpeakerInviteSessionRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SpeakerInviteSessionRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SpeakerInviteSessionRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getSpeakerInviteSession: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionDocument"] | {
                         data: null;
                         links: components["schemas"]["ResourceLinks"];
                         jsonapi: components["schemas"]["JsonApiVersion"];
@@ -52401,6 +61270,201 @@ export interface operations {
                 headers: {
                     /** @description seconds until the request may be made again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    acceptSpeakerInvite: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the speaker invite */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedSpeakerInvite"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    rejectSpeakerInvite: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the speaker invite */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rejected */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RejectedSpeakerInvite"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

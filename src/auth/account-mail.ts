@@ -8,6 +8,7 @@ import { RateLimited } from '../rate-limits/hits.js';
 import { takeMails, type MailLimits } from '../rate-limits/mail.js';
 import { issueAccountToken } from './account-tokens.js';
 import { duration } from '../duration.js';
+import { speakerInviteMail } from '../resources/speaker-invites/mail.js';
 
 export const ACCOUNT_MAIL_QUEUE = 'account-mail';
 
@@ -19,7 +20,8 @@ export const ACCOUNT_MAIL_QUEUE = 'account-mail';
 export type AccountMailJob =
   | { kind: 'verify-email'; userId: number }
   | { kind: 'reset-password'; email: string }
-  | { kind: 'password-changed'; userId: number };
+  | { kind: 'password-changed'; userId: number }
+  | { kind: 'speaker-invite'; inviteId: number };
 
 export interface AccountMailer {
   /**
@@ -74,6 +76,7 @@ async function composeAccountMail(app: FastifyInstance, options: AccountMailOpti
   const [site] = await app.db.select({ appName: settings.appName, frontendUrl: settings.frontendUrl }).from(settings).where(eq(settings.id, 1));
   const appName = site?.appName ?? 'Open Event';
   const frontend = (site?.frontendUrl ?? options.publicUrl).replace(/\/+$/, '');
+  if (job.kind === 'speaker-invite') return speakerInviteMail(app, job.inviteId, appName, frontend);
   const account = 'userId' in job ? eq(users.id, job.userId) : sql`lower(${users.email}) = ${job.email.trim().toLowerCase()}`;
   const [user] = await app.db
     .select({ id: users.id, email: users.email, isVerified: users.isVerified })

@@ -1,7 +1,7 @@
 import {
-  and, eq, exists, gt, gte, ilike, inArray, isNotNull, isNull, like, lt, lte, ne, not, notInArray, or, sql, type SQL,
+  and, eq, exists, is, gt, gte, ilike, inArray, isNotNull, isNull, like, lt, lte, ne, not, notInArray, or, sql, type SQL,
 } from 'drizzle-orm';
-import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import { alias, PgView, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { badRequest } from './errors.js';
 import type { Field, Model, Registry } from './model.js';
 import { byMemberName } from './names.js';
@@ -157,14 +157,17 @@ class FilterCompiler {
     const targetTable = alias(target.table, `f${++this.aliases}`);
     const tc = columnsOf(target, targetTable);
     const through = (rel as ToManySpec).through!;
-    const join = alias(through.table, `f${++this.aliases}`) as unknown as Record<string, PgColumn>;
+    const name = `f${++this.aliases}`;
+    const join = alias(through.table, name) as unknown as Record<string, PgColumn>;
+    // drizzle renders an aliased view as its alias alone (`from "f1"`): a view is named with its alias by hand.
+    const source = is(through.table, PgView) ? sql`${through.table} as ${sql.identifier(name)}` : (join as unknown as PgTable);
     const fixed = Object.entries(through.where ?? {}).map(([k, v]) => eq(join[k]!, v));
     return exists(
       this.ctx.db
         .select(one)
-        .from(join as unknown as PgTable)
+        .from(source as PgTable)
         .innerJoin(targetTable, eq(tc.id!, join[through.to]!))
-        .where(and(eq(join[through.from]!, t.id!), ...fixed, where(target, tc), ...visibleIn(this.ctx, target, tc))),
+        .where(and(eq(join[through.from]!, t.id!), ...fixed, where(target, tc), ...visibleIn(this.ctx, target, tc), rel.where?.(this.ctx, tc))),
     );
   }
 }
@@ -184,7 +187,7 @@ export function relatedSource(ctx: Ctx, registry: Registry, t: Columns, rel: Rel
   const table = alias(target.table, name);
   const tc = columnsOf(target, table);
   const link = rel.kind === 'toOne' && rel.column ? eq(tc.id!, t[rel.column]!) : eq(tc[rel.foreignKey!]!, t.id!);
-  return { table, tc, target, conditions: [link, ...visibleIn(ctx, target, tc)] };
+  return { table, tc, target, conditions: [link, ...visibleIn(ctx, target, tc), rel.where?.(ctx, tc)] };
 }
 
 /** Parses the `filter` parameter (a JSON array or object) into a WHERE condition on `model`. */

@@ -28,6 +28,10 @@ import { ticketResource } from './tickets/index.js';
 import { trackResource } from './tracks/index.js';
 import checkEmailRoute from './users/check-email.js';
 import { userResource } from './users/index.js';
+import { feedbackResource } from './feedbacks/index.js';
+import { userFavouriteSessionResource } from './user-favourite-sessions/index.js';
+import { speakerInviteResource } from './speaker-invites/index.js';
+import speakerInviteRoutes from './speaker-invites/routes.js';
 
 /** Every JSON:API resource of the event service. */
 export const resources: ResourceSpec[] = [
@@ -53,6 +57,9 @@ export const resources: ResourceSpec[] = [
   speakersCallResource,
   stripeAuthorizationResource,
   attendeeResource,
+  feedbackResource,
+  userFavouriteSessionResource,
+  speakerInviteResource,
 ];
 
 /** Routes that are not a resource's CRUD: one record in two variants, computed records, actions. */
@@ -62,6 +69,7 @@ export const siteRoutes: ((app: FastifyInstance, options: { config: Config }) =>
   sendReceiptRoute,
   sessionRoutes,
   checkEmailRoute,
+  speakerInviteRoutes,
 ];
 
 export const siteTags = [

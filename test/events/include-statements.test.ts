@@ -121,3 +121,31 @@ t.test('orders with include=attendees,tickets and an event with its tickets, tax
   const tax = (event.body.included as { type: string; attributes: Record<string, unknown> }[]).find((r) => r.type === 'tax')!;
   t.notOk('tax-id' in tax.attributes, 'no invoicing details for anonymous callers');
 });
+
+t.test("the organizer's sessions list and the schedule: feedbacks and the caller's favourite", async (t) => {
+  // Owner rates every session of the public event; the stranger favourites every session, the owner every other one.
+  await app.sql.unsafe(`
+    insert into feedback (rating, user_id, event_id, session_id) select 1 + s.id % 5, ${owner.id}, 1, s.id from sessions s where s.event_id = 1;
+    insert into user_favourite_sessions (session_id, user_id) select s.id, ${stranger.id} from sessions s where s.event_id = 1;
+    insert into user_favourite_sessions (session_id, user_id) select s.id, ${owner.id} from sessions s where s.event_id = 1 and s.id % 2 = 0;
+  `);
+  // app/routes/events/view/sessions/list.js:93. Token, event, page, speakers, feedbacks, tracks: no session has
+  // a session type, so that include needs no statement.
+  const dashboard = await constant(t, '/v1/events/pubevent/sessions?include=speakers,feedbacks,session-type,track', 6, owner.token);
+  const first = dashboard.data[0];
+  t.equal(first.relationships.feedbacks.data.length, 1, "the event's feedback, to its owner");
+  t.equal(first.attributes['average-rating'], 1 + (Number(first.id) % 5), 'average-rating from the row');
+  t.equal(first.attributes['favourite-count'], Number(first.id) % 2 === 0 ? 2 : 1, 'favourite-count from the row');
+
+  // app/routes/public/sessions.js:252: each caller's own favourite, or null.
+  const schedule = '/v1/events/pubevent/sessions?include=track,speakers,session-type,favourite';
+  const anonymous = await constant(t, schedule, 5);
+  t.ok(anonymous.data.every((s: { relationships: { favourite: { data: unknown } } }) => s.relationships.favourite.data === null));
+  const mine = await constant(t, schedule, 6, owner.token);
+  const favourites = mine.data.map((s: { id: string; relationships: { favourite: { data: unknown } } }) => [Number(s.id) % 2 === 0, s.relationships.favourite.data !== null]);
+  t.ok(favourites.every(([even, has]: [boolean, boolean]) => even === has), "the owner's favourite on every other session, none on the rest");
+  const favs = (mine.included as { type: string }[]).filter((r) => r.type === 'user-favourite-session');
+  t.equal(favs.length, mine.data.filter((s: { id: string }) => Number(s.id) % 2 === 0).length, "only the caller's favourites included");
+  const sorted = await constant(t, '/v1/events/pubevent/sessions?include=favourite&sort=-favourite-count,id', 4, owner.token);
+  t.equal(sorted.data[0].attributes['favourite-count'], 2, 'by popularity');
+});

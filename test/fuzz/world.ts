@@ -84,6 +84,16 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
   });
   // None can be made through the API (no Stripe here): one row as a Stripe integration would write it.
   const [stripe] = await app.sql<{ id: number }[]>`insert into stripe_authorizations (event_id) values (${Number(published.event)}) returning id`;
+  // The owner rates each event's session, adds it to their schedule and invites a co-speaker to it.
+  const social = async (r: World['published']) => {
+    const session = rel('session', r.session);
+    return {
+      feedback: await create(app, cast.owner.token, 'feedbacks', 'feedback', { rating: 4 }, { session }),
+      favourite: await create(app, cast.owner.token, 'user-favourite-sessions', 'user-favourite-session', {}, { session }),
+      invite: await create(app, cast.owner.token, 'speaker-invites', 'speaker-invite', { email: 'guest@example.org' }, { session, event: rel('event', r.event) }),
+    };
+  };
+  const socials = [await social(published), await social(draft)];
   const records = (pick: (r: World['published']) => string) => [pick(published), pick(draft)];
   const ids = new Map<string, string[]>([
     ['user', [cast.owner, cast.organizer, cast.coorganizer, cast.speaker, cast.other, cast.admin].map((u) => u.id)],
@@ -108,6 +118,9 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     ['speakers-call', calls],
     ['attendee', [attendee]],
     ['stripe-authorization', [String(stripe!.id)]],
+    ['feedback', socials.map((s) => s.feedback)],
+    ['user-favourite-session', socials.map((s) => s.favourite)],
+    ['speaker-invite', socials.map((s) => s.invite)],
   ]);
   return {
     world,

@@ -48,7 +48,10 @@ const UPLOADS: Record<string, string> = {
   '/v1/events/import/{source_type}': 'ImportRequest',
 };
 /** Plain JSON or files out, no body in (the Open Event front end's loader reads the session routes as plain JSON). */
-const PLAIN_READS = ['/v1/tasks/{task_id}', '/v1/events/{event_id}/exports/{path}', '/v1/sessions/states', '/v1/events/{id}/sessions/languages'];
+const PLAIN_READS = [
+  '/v1/tasks/{task_id}', '/v1/events/{event_id}/exports/{path}', '/v1/sessions/states', '/v1/events/{id}/sessions/languages',
+  '/v1/speaker-invites/{id}/accept-invite', '/v1/speaker-invites/{id}/reject-invite',
+];
 const isJsonApi = (path: string) =>
   path.startsWith('/v1/') && !path.startsWith('/v1/auth/') && !PLAIN_ACTIONS.includes(path) && !(path in UPLOADS) && !PLAIN_READS.includes(path);
 
@@ -155,8 +158,11 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
   const reads = operations.filter(({ path }) => PLAIN_READS.includes(path));
   t.same(
     reads.map((r) => r.label).sort(),
-    ['GET /v1/events/{event_id}/exports/{path}', 'GET /v1/events/{id}/sessions/languages', 'GET /v1/sessions/states', 'GET /v1/tasks/{task_id}'],
-    "the task, the download, and the front end loader's session states and languages",
+    [
+      'GET /v1/events/{event_id}/exports/{path}', 'GET /v1/events/{id}/sessions/languages', 'GET /v1/sessions/states',
+      'GET /v1/speaker-invites/{id}/accept-invite', 'GET /v1/speaker-invites/{id}/reject-invite', 'GET /v1/tasks/{task_id}',
+    ],
+    "the task, the download, and the front end loader's session states and languages and speaker invite answers",
   );
   for (const { label, op } of reads) {
     const ok = op.responses?.['200'];

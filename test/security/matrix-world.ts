@@ -88,6 +88,14 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
   const attendee = await create(app, cast.owner.token, 'attendees', 'attendee', { firstname: 'Ada' }, {
     event: rel('event', bazaar), order: rel('order', order), ticket: rel('ticket', bazaarTicket),
   });
+  // The event's owner rates its session, adds it to their schedule and invites a co-speaker to it.
+  const session = rel('session', p.session);
+  const feedback = await create(app, cast.owner.token, 'feedbacks', 'feedback', { rating: 4 }, { session });
+  const favourite = await create(app, cast.owner.token, 'user-favourite-sessions', 'user-favourite-session', {}, { session });
+  const invite = await create(app, cast.owner.token, 'speaker-invites', 'speaker-invite', { email: 'invitee@example.org' }, {
+    session,
+    event: rel('event', p.event),
+  });
 
   const ids: Record<string, string> = {
     users: cast.owner.id,
@@ -114,6 +122,9 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     attendees: attendee,
     pages: page,
     notifications: notification,
+    feedbacks: feedback,
+    'user-favourite-sessions': favourite,
+    'speaker-invites': invite,
     settings: '1',
     import: 'json',
   };

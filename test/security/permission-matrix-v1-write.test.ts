@@ -26,7 +26,7 @@ t.test('other write routes of the event service x callers', async (t) => {
   const w = await buildMatrixWorld(app);
   const { cast, topic, published: p } = w.world;
   const { owner } = w.users;
-  const { freshEvent } = freshTargets(app, w);
+  const { freshEvent, fresh } = freshTargets(app, w);
   /** A ticket holder of the open order `owner` bought in the bazaar. */
   const ticketHolder = () =>
     document('attendee', { firstname: `Bo ${next()}` }, { event: rel('event', w.bazaar), order: rel('order', w.order), ticket: rel('ticket', w.bazaarTicket) });
@@ -69,7 +69,36 @@ t.test('other write routes of the event service x callers', async (t) => {
   const zip = new AdmZip();
   zip.addFile('event.json', Buffer.from(JSON.stringify({ name: 'Imported' })));
 
+  // Feedback, favourites and invites: one per user and session, so a new session (or address) per cell.
+  const onFreshSession = async (path: string, type: string, attributes: Record<string, unknown>) =>
+    create(app, owner.token, path, type, attributes, { session: rel('session', await fresh('sessions')) });
+  const favouriteSession = await fresh('sessions');
+  const invitation = (email: string) => document('speaker-invite', { email }, { session: rel('session', p.session), event: rel('event', p.event) });
+  const social: Record<string, Recipe> = {
+    'POST /v1/feedbacks': async () => document('feedback', { rating: 4 }, { session: rel('session', await fresh('sessions')) }),
+    'PATCH /v1/feedbacks/{id}': () => update('feedback', w.ids.feedbacks!, { rating: 1 + (next() % 5) }),
+    'DELETE /v1/feedbacks/{id}': async () => ({ path: `/v1/feedbacks/${await onFreshSession('feedbacks', 'feedback', { rating: 2 })}` }),
+    'PATCH /v1/feedbacks/{id}/relationships/session': () => toOne('session', p.session),
+    'PATCH /v1/feedbacks/{id}/relationships/event': () => toOne('event', p.event),
+    'PATCH /v1/feedbacks/{id}/relationships/user': () => toOne('user', owner.id),
+    'POST /v1/user-favourite-sessions': () => document('user-favourite-session', {}, { session: rel('session', favouriteSession) }),
+    'PATCH /v1/user-favourite-sessions/{id}': () => update('user-favourite-session', w.ids['user-favourite-sessions']!, {}),
+    'DELETE /v1/user-favourite-sessions/{id}': async () => ({
+      path: `/v1/user-favourite-sessions/${await onFreshSession('user-favourite-sessions', 'user-favourite-session', {})}`,
+    }),
+    'PATCH /v1/user-favourite-sessions/{id}/relationships/session': () => toOne('session', p.session),
+    'POST /v1/speaker-invites': () => invitation(`guest${next()}@example.org`),
+    'PATCH /v1/speaker-invites/{id}': () => update('speaker-invite', w.ids['speaker-invites']!, { email: `guest${next()}@example.org` }),
+    'DELETE /v1/speaker-invites/{id}': async () => {
+      const { document: body } = invitation(`gone${next()}@example.org`);
+      return { path: `/v1/speaker-invites/${await create(app, owner.token, 'speaker-invites', 'speaker-invite', body.data.attributes, body.data.relationships)}` };
+    },
+    'PATCH /v1/speaker-invites/{id}/relationships/event': () => toOne('event', p.event),
+    'PATCH /v1/speaker-invites/{id}/relationships/session': () => toOne('session', p.session),
+  };
+
   const RECIPES: Record<string, Recipe> = {
+    ...social,
     'POST /v1/auth/login': login,
     'POST /auth/session': login,
     'POST /v1/auth/token/refresh': async (caller) => ({ json: { refresh_token: (await freshLogin(caller)).refresh_token } }),

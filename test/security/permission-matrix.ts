@@ -77,6 +77,22 @@ const editableToMany = (base: string, name: string, writers: (s: Outcome) => Row
   [`DELETE ${base}/relationships/${name}`]: writers(200),
 });
 
+/** Who reads a feedback, favourite or speaker invite: its owner (see above), the event's organizers, staff. */
+const socialReader = (s: Outcome) => row(401, 404, s, s, s, s);
+/** Its owner gets `s`; the others who see it `seen`. */
+const authorOnly = (s: Outcome, seen: Outcome = 403) => row(401, 404, s, seen, seen, seen);
+/** The list, the record, and its relationships' reads. */
+const socialRecord = (path: string, relationships: string[]): Record<string, Row> => ({
+  [`GET /v1/${path}`]: signedIn(200),
+  [`GET /v1/${path}/{id}`]: socialReader(200),
+  ...Object.fromEntries(
+    relationships.flatMap((n) => [
+      [`GET /v1/${path}/{id}/relationships/${n}`, socialReader(200)],
+      [`GET /v1/${path}/{id}/${n}`, socialReader(200)],
+    ]),
+  ),
+});
+
 const USER = '/v1/users/{id}';
 const EVENT = '/v1/events/{id}';
 
@@ -107,7 +123,7 @@ export const MATRIX: Record<string, Row> = {
   [`DELETE ${USER}`]: ownerOrStaff(200),
   [`POST ${USER}/speakers`]: ownerOrStaff(201),
   ...Object.fromEntries(
-    ['speakers', 'sessions', 'orders', 'notifications', 'events', 'owner-events', 'organizer-events', 'coorganizer-events'].flatMap((name) => [
+    ['speakers', 'sessions', 'orders', 'notifications', 'events', 'owner-events', 'organizer-events', 'coorganizer-events', 'feedbacks', 'favourites'].flatMap((name) => [
       [`GET ${USER}/relationships/${name}`, ownerOrStaff(200)],
       [`GET ${USER}/${name}`, ownerOrStaff(200)],
     ]),
@@ -286,6 +302,42 @@ export const MATRIX: Record<string, Row> = {
   'DELETE /v1/notifications/{id}': ownerOnly(200),
   'GET /v1/notifications/{id}/relationships/user': ownerOrStaff(200),
   'GET /v1/notifications/{id}/user': ownerOrStaff(200),
+
+  // Feedback, favourites and speaker invites: the owner wrote them (author, schedule, inviter); the event's
+  // organizers read them all; strangers are told of none (404).
+  ...socialRecord('feedbacks', ['session', 'event', 'user']),
+  'POST /v1/feedbacks': row(401, 403, 201, 201, 201, 201),
+  'PATCH /v1/feedbacks/{id}': authorOnly(200),
+  'DELETE /v1/feedbacks/{id}': row(401, 404, 200, 403, 200, 200),
+  ...Object.fromEntries(['session', 'event', 'user'].map((n) => [`PATCH /v1/feedbacks/{id}/relationships/${n}`, authorOnly(200)])),
+  ...socialRecord('user-favourite-sessions', ['session', 'user']),
+  'GET /v1/user-favourite-sessions': everyone(200),
+  'POST /v1/user-favourite-sessions': signedIn(201),
+  'PATCH /v1/user-favourite-sessions/{id}': authorOnly(403),
+  'DELETE /v1/user-favourite-sessions/{id}': socialReader(200),
+  'PATCH /v1/user-favourite-sessions/{id}/relationships/session': authorOnly(403),
+  ...socialRecord('speaker-invites', ['event', 'session']),
+  'POST /v1/speaker-invites': row(401, 403, 201, 201, 201, 201),
+  'PATCH /v1/speaker-invites/{id}': authorOnly(403),
+  'DELETE /v1/speaker-invites/{id}': socialReader(200),
+  'PATCH /v1/speaker-invites/{id}/relationships/event': authorOnly(403),
+  'PATCH /v1/speaker-invites/{id}/relationships/session': authorOnly(403),
+  // Only the invitee answers (the flow test covers the invitee): the inviter and staff who see it get 403.
+  'GET /v1/speaker-invites/{id}/accept-invite': authorOnly(403, 403),
+  'GET /v1/speaker-invites/{id}/reject-invite': authorOnly(403, 403),
+  // The linkage is scoped like the list (empty, or null, without a login); the lists need a login.
+  ...publicRelationship('/v1/sessions/{id}', 'favourite'),
+  // Favourites are listed for anyone (the public session page): empty without a login.
+  ...publicRelationship('/v1/sessions/{id}', 'favourites'),
+  ...publicRelationship(EVENT, 'session-favourites'),
+  ...Object.fromEntries(
+    [...['feedbacks', 'speaker-invites'].map((n) => `/v1/sessions/{id}/${n}`), `${EVENT}/speaker-invites`].flatMap(
+      (related) => [
+        [`GET ${related.replace(/\/([^/]+)$/, '/relationships/$1')}`, everyone(200)],
+        [`GET ${related}`, signedIn(200)],
+      ],
+    ),
+  ),
 
   // Files: uploads need a login; stored files are public by their unguessable URL.
   'POST /v1/upload/file': signedIn(200),

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { and, eq, gt, sql } from 'drizzle-orm';
-import { eventRoles, events } from '../../../db/schema/index.js';
+import { eventRoles, events, eventSessionFavourites } from '../../../db/schema/index.js';
 import { loggedIn } from '../../auth/caller.js';
 import { withImageVariants } from '../../images/variants.js';
 import { defineResource } from '../../jsonapi/resource.js';
@@ -111,6 +111,14 @@ export const eventResource = defineResource({
       guard: (ctx, row) => requireRole(ctx, row.id as number, 'coorganizer'),
     },
     owner: { kind: 'toOne', type: 'user', column: 'ownerId', readOnly: true, description: 'the creator of the event' },
+    'speaker-invites': recordsOfEvent('speaker-invite', "invitations to speak at the event's sessions (see speaker-invite for who reads them)"),
+    'session-favourites': {
+      kind: 'toMany',
+      type: 'user-favourite-session',
+      through: { table: eventSessionFavourites, from: 'eventId', to: 'favouriteId' },
+      readOnly: true,
+      description: "favourites of the event's sessions: the caller's own, all for the event's organizers and coorganizers",
+    },
     organizers: role('organizer', 'organizers: owner rights except managing roles; only the owner changes them'),
     coorganizers: role('coorganizer', 'coorganizers edit the event and its records; only the owner changes them'),
   },

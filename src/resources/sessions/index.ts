@@ -6,6 +6,7 @@ import { DateTime, Nullable } from '../../jsonapi/types.js';
 import { createdAt, deletedAt, eventOf, optionalText, optionalUrl, requiredText } from '../attributes.js';
 
 import { checkPeriod } from '../period.js';
+import { sessionSocialAttributes, sessionSocialRelationships } from './social.js';
 import { sessionPolicy } from './policy.js';
 import { SESSION_STATES, transitionTable } from './states.js';
 
@@ -57,6 +58,7 @@ export const sessionResource = defineResource({
     'submitted-at': { column: 'submittedAt', schema: Nullable(DateTime({ description: 'set on the move to submitted' })) },
     'created-at': createdAt,
     'deleted-at': deletedAt,
+    ...sessionSocialAttributes,
   },
   relationships: {
     event: eventOf,
@@ -72,6 +74,7 @@ export const sessionResource = defineResource({
       description: "the session's speakers, all of the session's event",
     },
     creator: { kind: 'toOne', type: 'user', column: 'creatorId', readOnly: true, description: 'the user who created the session' },
+    ...sessionSocialRelationships,
   },
   policy: sessionPolicy,
   hooks: {

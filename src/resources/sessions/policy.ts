@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { speakers, speakersSessions } from '../../../db/schema/index.js';
+import { speakerInvites, speakers, speakersSessions } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
 import { forbidden, unprocessable } from '../../jsonapi/errors.js';
 import type { Columns, Ctx, Policy, Row, WriteInput } from '../../jsonapi/resource.js';
@@ -55,7 +55,15 @@ function sessionVisible(ctx: Ctx, t: Columns): SQL | undefined {
     .from(speakersSessions)
     .innerJoin(speakers, eq(speakers.id, speakersSessions.speakerId))
     .where(and(eq(speakers.userId, caller.id), isNull(speakers.deletedAt)));
-  return and(event, or(publicState, eq(t.creatorId!, caller.id), inArray(t.id!, spoken), inManagedEvent(caller, t.eventId!)));
+  // The reference shows a session to those invited to speak at it while the invite is pending (app/api/sessions.py).
+  const invited = ctx.db
+    .select({ id: speakerInvites.sessionId })
+    .from(speakerInvites)
+    .where(and(eq(speakerInvites.status, 'pending'), sql`lower(${speakerInvites.email}) = ${caller.email.trim().toLowerCase()}`));
+  return and(
+    event,
+    or(publicState, eq(t.creatorId!, caller.id), inArray(t.id!, spoken), inArray(t.id!, invited), inManagedEvent(caller, t.eventId!)),
+  );
 }
 
 /**
