@@ -3,6 +3,7 @@ import {
   check, doublePrecision, index, integer, pgTable, pgView, primaryKey, serial, text, uniqueIndex, varchar,
 } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
+import { groups } from './groups.js';
 import { users } from './users.js';
 
 export const eventTopics = pgTable('event_topics', {
@@ -37,6 +38,7 @@ export const events = pgTable(
     state: varchar('state', { length: 16 }).notNull().default('draft'),
     codeOfConduct: text('code_of_conduct'),
     eventTopicId: integer('event_topic_id').references(() => eventTopics.id),
+    groupId: integer('group_id').references(() => groups.id, { onDelete: 'set null' }),
     ownerId: integer('owner_id')
       .notNull()
       .references(() => users.id),
@@ -47,6 +49,7 @@ export const events = pgTable(
     uniqueIndex('events_identifier_key').on(t.identifier),
     index('events_owner_id_idx').on(t.ownerId),
     index('events_event_topic_id_idx').on(t.eventTopicId),
+    index('events_group_id_idx').on(t.groupId),
     index('events_state_idx').on(t.state, t.id),
     check('events_ends_after_starts', sql`${t.endsAt} > ${t.startsAt}`),
   ],

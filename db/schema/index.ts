@@ -8,3 +8,5 @@ export * from './tasks.js';
 export * from './assistant.js';
 export * from './rate-limits.js';
 export * from './logins.js';
+export * from './groups.js';
+export * from './streams.js';
