@@ -33,6 +33,7 @@ CREATE TABLE "video_streams" (
 	"extra" jsonb,
 	"is_chat_enabled" boolean DEFAULT false NOT NULL,
 	"is_global_event_room" boolean DEFAULT false NOT NULL,
+	"chat_room_name" text GENERATED ALWAYS AS (regexp_replace(name, '[^0-9a-zA-Z!]', '-', 'g') || '-' || id) STORED,
 	CONSTRAINT "video_streams_event_is_owner" CHECK ("video_streams"."event_id" is null or "video_streams"."event_id" = "video_streams"."owner_event_id")
 );
 --> statement-breakpoint

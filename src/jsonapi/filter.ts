@@ -184,7 +184,7 @@ export function relatedSource(ctx: Ctx, registry: Registry, t: Columns, rel: Rel
   const table = alias(target.table, name);
   const tc = columnsOf(target, table);
   const link = rel.kind === 'toOne' && rel.column ? eq(tc.id!, t[rel.column]!) : eq(tc[rel.foreignKey!]!, t.id!);
-  return { table, tc, target, conditions: [link, ...visibleIn(ctx, target, tc)] };
+  return { table, tc, target, conditions: [link, rel.where?.(ctx, tc), ...visibleIn(ctx, target, tc)] };
 }
 
 /** Parses the `filter` parameter (a JSON array or object) into a WHERE condition on `model`. */

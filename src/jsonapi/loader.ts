@@ -34,7 +34,7 @@ export function joinOf(through: NonNullable<ToManySpec['through']>) {
 
 /** The rows of `target` related to the record `id` through the to-many `rel` (a related list's base). */
 export function relatedCondition(ctx: Ctx, target: Model, rel: ToManySpec, id: unknown): SQL {
-  if (rel.foreignKey) return eq(target.columns[rel.foreignKey]!, id);
+  if (rel.foreignKey) return and(eq(target.columns[rel.foreignKey]!, id), rel.where?.(ctx, target.columns))!;
   const through = rel.through!;
   const { cols, fixed } = joinOf(through);
   return inArray(target.id, ctx.db.select({ id: cols[through.to]! }).from(through.table).where(and(eq(cols[through.from]!, id), fixed)));
@@ -47,7 +47,7 @@ export function relatedCondition(ctx: Ctx, target: Model, rel: ToManySpec, id: u
 export async function fetchRelated(ctx: Ctx, registry: Registry, rel: RelationshipSpec, parents: Row[], linkage = false) {
   const target = registry.get(rel.type);
   const db = ctx.db;
-  const allowed = (condition: SQL) => (linkage ? linkable : visible)(ctx, target, condition);
+  const allowed = (condition: SQL) => (linkage ? linkable : visible)(ctx, target, condition, rel.where?.(ctx, target.columns));
   if (rel.kind === 'toOne' && rel.column) {
     const ids = [...new Set(parents.map((p) => p[rel.column!]).filter((v) => v !== null && v !== undefined))];
     if (ids.length === 0) return [];

@@ -50,6 +50,11 @@ interface RelationshipBase {
    * for its organizers); includes stay limited by the target's scope.
    */
   guard?(ctx: Ctx, row: Row): void | Promise<void>;
+  /**
+   * A further condition on the target's rows (columns `t`) for this relationship, on top of the
+   * target's scope: a group's `follower` is the caller's own follow among its followers.
+   */
+  where?(ctx: Ctx, t: Columns): SQL | undefined;
 }
 
 interface OwnedRelationship {
@@ -76,6 +81,12 @@ export interface ToManySpec extends RelationshipBase, OwnedRelationship {
   kind: 'toMany';
   /** The target's foreign-key column pointing back here (one-to-many). */
   foreignKey?: string;
+  /**
+   * With `foreignKey` (nullable): writes may set the list, which sets the target's foreign key on the
+   * named records and clears it on the others (a video stream's rooms). The policy's `update` and
+   * `create` see the named ids and must check that the caller may move those records.
+   */
+  settable?: boolean;
   /**
    * A join table (many-to-many): column keys pointing at this resource and at the target, and fixed
    * column values that tell this relationship's rows from others in the same table (a role). A

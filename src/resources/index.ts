@@ -21,6 +21,10 @@ import { sponsorResource } from './sponsors/index.js';
 import { trackResource } from './tracks/index.js';
 import checkEmailRoute from './users/check-email.js';
 import { userResource } from './users/index.js';
+import { videoStreamResource } from './video-streams/index.js';
+import hasStreamsRoute from './video-streams/has-streams.js';
+import { groupResource } from './groups/index.js';
+import { userFollowGroupResource } from './user-follow-groups/index.js';
 
 /** Every JSON:API resource of the event service. */
 export const resources: ResourceSpec[] = [
@@ -39,6 +43,9 @@ export const resources: ResourceSpec[] = [
   orderResource,
   pageResource,
   notificationResource,
+  videoStreamResource,
+  groupResource,
+  userFollowGroupResource,
 ];
 
 /** Routes that are not a resource's CRUD: one record in two variants, computed records, actions. */
@@ -48,6 +55,7 @@ export const siteRoutes: ((app: FastifyInstance, options: { config: Config }) =>
   sendReceiptRoute,
   sessionRoutes,
   checkEmailRoute,
+  hasStreamsRoute,
 ];
 
 export const siteTags = [

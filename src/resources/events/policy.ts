@@ -1,5 +1,6 @@
 import { loggedIn } from '../../auth/caller.js';
 import type { Policy } from '../../jsonapi/resource.js';
+import { guardGroupChange } from '../groups/event-group.js';
 import { eventVisible, requireRole } from './access.js';
 
 /**
@@ -18,6 +19,7 @@ export const eventPolicy: Policy = {
   async update(ctx, row, input) {
     const rolesChange = 'organizers' in input.relationships || 'coorganizers' in input.relationships;
     await requireRole(ctx, row.id as number, rolesChange ? 'owner' : 'coorganizer');
+    await guardGroupChange(ctx, row, input);
   },
   delete: (ctx, row) => requireRole(ctx, row.id as number, 'organizer'),
 };
