@@ -55,6 +55,13 @@ t.test('GET routes of the event service x callers', async (t) => {
     'GET /v1/settings/{id} [storage and mail secrets]': () => ({
       sees: (body) => ['s3-secret-key', 'smtp-password'].every((k) => k in (body?.data?.attributes ?? {})),
     }),
+    'GET /v1/video-streams/{id} [url, password]': () => ({
+      sees: (body) => body?.data?.attributes?.url !== undefined && body?.data?.attributes?.password !== undefined,
+    }),
+    'GET /v1/groups/{id} [include=followers]': () => ({
+      query: { include: 'followers' },
+      sees: (body) => (body?.included ?? []).some((r: { type: string; id: string }) => r.type === 'user-follow-group' && r.id === w.follow),
+    }),
     'GET /v1/speakers/{id} [email, mobile]': () => ({
       sees: (body) => body?.data?.attributes?.email !== undefined && body?.data?.attributes?.mobile !== undefined,
     }),

@@ -47,7 +47,12 @@ async function guardEvents(ctx: Ctx, input: WriteInput, row?: Row) {
   const current = row
     ? new Set((await ctx.db.select({ id: events.id }).from(events).where(eq(events.groupId, row.id as number))).map((e) => e.id))
     : new Set<number>();
-  const moved = [...wanted].filter((id) => !current.has(id)).concat([...current].filter((id) => !wanted.has(id)));
+  // The relationship endpoint adds (POST) or removes (DELETE) the named events; every other write replaces the list.
+  const endpoint = /\/relationships\/events(\?|$)/.test(ctx.request.url) ? ctx.request.method : 'PATCH';
+  const moved =
+    endpoint === 'POST' ? [...wanted].filter((id) => !current.has(id))
+    : endpoint === 'DELETE' ? [...wanted].filter((id) => current.has(id))
+    : [...wanted].filter((id) => !current.has(id)).concat([...current].filter((id) => !wanted.has(id)));
   for (const id of moved) await requireRole(ctx, id, 'owner', `Related event "${id}" not found`);
 }
 

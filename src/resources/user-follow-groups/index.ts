@@ -1,8 +1,8 @@
-import { eq, or, sql } from 'drizzle-orm';
+import { eq, or, sql, type SQL } from 'drizzle-orm';
 import { groups, userFollowGroups } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
 import { forbidden } from '../../jsonapi/errors.js';
-import { defineResource, type Ctx, type Policy, type Row } from '../../jsonapi/resource.js';
+import { defineResource, type Columns, type Ctx, type Policy, type Row } from '../../jsonapi/resource.js';
 import { integerId } from '../../jsonapi/values.js';
 import { createdAt } from '../attributes.js';
 
@@ -29,13 +29,16 @@ async function countFollowers(ctx: Ctx, groupId: unknown, by: 1 | -1) {
  * Who follows whom is seen by the follower, the owner of the group and administrators only: others
  * learn the group's follower-count, never who the followers are.
  */
+function seenBy(ctx: Ctx, t: Columns): SQL | undefined {
+  if (isStaff(ctx.caller)) return undefined;
+  if (!ctx.caller) return sql`false`;
+  const owned = sql`${t.groupId} in (select ${groups.id} from ${groups} where ${groups.userId} = ${ctx.caller.id})`;
+  return or(eq(t.userId!, ctx.caller.id), owned);
+}
+
 const userFollowGroupPolicy: Policy = {
-  scope(ctx, t) {
-    if (isStaff(ctx.caller)) return undefined;
-    if (!ctx.caller) return sql`false`;
-    const owned = sql`${t.groupId} in (select ${groups.id} from ${groups} where ${groups.userId} = ${ctx.caller.id})`;
-    return or(eq(t.userId!, ctx.caller.id), owned);
-  },
+  scope: seenBy,
+  existsFor: seenBy,
   list() {},
   read() {},
   create(ctx, input) {

@@ -95,6 +95,16 @@ async function ownerOf(ctx: Ctx, input: WriteInput): Promise<number> {
   return owner;
 }
 
+/** The event a stored stream belongs to (not a member of the record, so not in the row the engine reads). */
+async function ownerOfRow(ctx: Ctx, row: Row): Promise<number> {
+  const [found] = await ctx.db
+    .select({ owner: videoStreams.ownerEventId })
+    .from(videoStreams)
+    .where(eq(videoStreams.id, row.id as number))
+    .limit(1);
+  return found!.owner;
+}
+
 /** Refuses rooms of another event than the stream's. */
 async function checkRooms(ctx: Ctx, owner: number, input: WriteInput) {
   const rooms = input.relationships.rooms;
@@ -126,7 +136,7 @@ const videoStreamPolicy: Policy = {
     await checkRooms(ctx, owner, input);
   },
   async update(ctx, row: Row, input) {
-    const owner = row.ownerEventId as number;
+    const owner = await ownerOfRow(ctx, row);
     await requireRole(ctx, owner, 'coorganizer');
     const { event, rooms } = input.relationships;
     if (typeof event === 'string' && Array.isArray(rooms) && rooms.length > 0)
@@ -135,7 +145,7 @@ const videoStreamPolicy: Policy = {
       throw unprocessable('A video stream cannot move to another event', '/data/relationships/event');
     await checkRooms(ctx, owner, input);
   },
-  delete: (ctx, row: Row) => requireRole(ctx, row.ownerEventId as number, 'coorganizer'),
+  delete: async (ctx, row: Row) => requireRole(ctx, await ownerOfRow(ctx, row), 'coorganizer'),
 };
 
 export const videoStreamResource = defineResource({
