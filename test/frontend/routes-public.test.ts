@@ -8,7 +8,7 @@
  */
 import t from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
-import { create, createCast, createEvent, fillEvent, rel } from '../helpers/events.js';
+import { completeOrder, create, createCast, createEvent, fillEvent, rel } from '../helpers/events.js';
 import { frontEnd, listening } from '../helpers/front-end-client.js';
 import { seedUser } from '../helpers/users.js';
 
@@ -16,8 +16,7 @@ const { app } = await buildTestApp(t);
 const base = await listening(app);
 const cast = await createCast(app);
 const { id: event, identifier } = await createEvent(app, cast, 'Stream Conf', 'published');
-const records = await fillEvent(app, cast, event);
-const owner = frontEnd(base, cast.owner.token);
+await fillEvent(app, cast, event);
 const visitor = frontEnd(base);
 const follower = await seedUser(app);
 
@@ -50,4 +49,54 @@ t.test('the public page include: the stream without what it takes to join, the g
   t.strictSame(g.relationships.followers.data, [], 'a visitor sees no follower');
   t.strictSame(byType('user-follow-group'), []);
   t.strictSame(byType('user').map((u: { id: string }) => u.id), [], 'no user record for a visitor');
+});
+
+t.test('has-streams: whether the event streams, and who may join (app/controllers/public.js:201-205)', async (t) => {
+  const buyer = await seedUser(app);
+  const order = await create(app, buyer.token, 'orders', 'order', { amount: 0, attendees: [{ name: 'Bo', email: 'bo@example.org' }] }, { event: rel('event', event) });
+  await completeOrder(app, cast.owner.token, order);
+  const pending = await seedUser(app);
+  await create(app, pending.token, 'orders', 'order', { amount: 0, attendees: [{ name: 'Al', email: 'al@example.org' }] }, { event: rel('event', event) });
+  const asks = async (token?: string) => {
+    const res = await frontEnd(base, token).loader('GET', `/v1/events/${event}/has-streams`);
+    t.equal(res.status, 200);
+    return res.body;
+  };
+  t.strictSame(await asks(), { exists: true, can_access: false }, 'a visitor');
+  t.strictSame(await asks(cast.other.token), { exists: true, can_access: false }, 'a signed-in stranger');
+  t.strictSame(await asks(pending.token), { exists: true, can_access: false }, 'an unpaid order is not a ticket');
+  t.strictSame(await asks(buyer.token), { exists: true, can_access: true }, 'a ticket buyer');
+  t.strictSame(await asks(cast.speaker.token), { exists: true, can_access: true }, 'a speaker of an accepted session');
+  t.strictSame(await asks(cast.coorganizer.token), { exists: true, can_access: true }, 'a coorganizer');
+  const byIdentifier = await visitor.loader('GET', `/v1/events/${identifier}/has-streams`);
+  t.strictSame(byIdentifier.body, { exists: true, can_access: false }, 'named by identifier, as the loader may');
+
+  const { id: quiet } = await createEvent(app, cast, 'Quiet Conf', 'published');
+  t.strictSame((await visitor.loader('GET', `/v1/events/${quiet}/has-streams`)).body, { exists: false, can_access: false }, 'no stream');
+  const room = await create(app, cast.owner.token, 'microlocations', 'microlocation', { name: 'Side' }, { event: rel('event', quiet) });
+  await create(app, cast.owner.token, 'video-streams', 'video-stream', { name: 'Side stream', url: 'https://meet.example.org/side' }, { rooms: { data: [{ type: 'microlocation', id: room }] } });
+  t.strictSame((await visitor.loader('GET', `/v1/events/${quiet}/has-streams`)).body, { exists: true, can_access: false }, "a room's stream counts");
+
+  const { id: draft } = await createEvent(app, cast, 'Draft Conf', 'draft');
+  t.equal((await visitor.loader('GET', `/v1/events/${draft}/has-streams`)).status, 404, 'a draft does not exist for a visitor');
+  t.strictSame((await frontEnd(base, cast.organizer.token).loader('GET', `/v1/events/${draft}/has-streams`)).body, { exists: false, can_access: true });
+});
+
+t.test('the organizers see and change what it takes to join', async (t) => {
+  const organizer = frontEnd(base, cast.organizer.token);
+  const res = await organizer.adapter('GET', `/v1/events/${identifier}`, { query: { include: 'video-stream' } });
+  const s = res.body.included.find((r: { type: string }) => r.type === 'video-stream');
+  t.match(s.attributes, { url: 'https://meet.example.org/main', password: 's3cret', extra: null, 'additional-information': null });
+  // The chat panel's save (app/controllers/events/view/chat.js:31-34): every attr the stream was read with, changed flags.
+  const attributes = { ...s.attributes, 'is-chat-enabled': true, 'is-global-event-room': true };
+  const saved = await organizer.adapter('PATCH', `/v1/video-streams/${stream}`, {
+    body: { data: { type: 'video-stream', id: stream, attributes, relationships: { event: { data: { type: 'event', id: event } } } } },
+  });
+  t.equal(saved.status, 200);
+  t.match(saved.body.data.attributes, { 'is-chat-enabled': true, 'is-global-event-room': true, 'chat-room-name': `Main-${stream}` });
+  const second = await organizer.adapter('POST', '/v1/video-streams', {
+    body: { data: { type: 'video-stream', attributes: { name: 'Again', url: 'https://meet.example.org/again' }, relationships: { event: { data: { type: 'event', id: event } } } } },
+  });
+  t.equal(second.status, 409, "an event has one stream of its own");
+  t.equal(second.body.errors[0].source.pointer, '/data/relationships/event');
 });
