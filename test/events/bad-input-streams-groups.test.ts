@@ -4,7 +4,7 @@
  * only validation and the resources' own rules decide: each answer is a 4xx error document with the
  * expected status and source, never a 500, and no table changes.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
 import { buildWorld, create, expectRefused, rel, snapshotOf, type RefusedCase } from '../helpers/events.js';
 
@@ -32,7 +32,7 @@ t.test('bad input to video streams, groups and follows', async (t) => {
   const other = await create(app, owner.token, 'groups', 'group', { name: 'Other' });
   const snapshot = snapshotOf(app, ['video_streams', 'microlocations', 'groups', 'user_follow_groups', 'events']);
   const before = await snapshot();
-  const refused = (t: Parameters<Parameters<typeof t.test>[1]>[0], cases: Case[], method: string, url: string) =>
+  const refused = (t: Test, cases: Case[], method: string, url: string) =>
     expectRefused(t, cases, (body) => call(app, { method, url, token: owner.token, body }), snapshot, before);
 
   const rooms = (...ids: string[]) => ({ data: ids.map((id) => ({ type: 'microlocation', id })) });

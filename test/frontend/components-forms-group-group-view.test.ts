@@ -62,7 +62,7 @@ t.test('an unverified user may not create one; nobody but administrators promote
 });
 
 t.test('the events form adds the event: the whole record saved back, with its events', async (t) => {
-  const attributes = { ...saved!.attributes, 'social-links': [{ name: 'Blog', link: 'https://blog.example.org', is_custom: true }] };
+  const attributes: Record<string, unknown> = { ...saved!.attributes, 'social-links': [{ name: 'Blog', link: 'https://blog.example.org', is_custom: true }] };
   delete attributes['thumbnail-image-url'];
   delete attributes['created-at'];
   const res = await owner.adapter('PATCH', `/v1/groups/${group}`, {
