@@ -3746,7 +3746,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Groups (this service has none)
+         * Groups, their follows and their events
          * @description Administrators only. Counted when asked; `filter` may name the one record (id 1).
          */
         get: operations["getAdminStatisticsGroup"];
@@ -9769,11 +9769,11 @@ export interface components {
             /** @enum {string} */
             id: "1";
             attributes: {
-                /** @description groups: always 0, this service has no groups */
+                /** @description live groups */
                 groups: number;
-                /** @description followers: always 0, this service has no groups */
+                /** @description follows of live groups */
                 followers: number;
-                /** @description group events: always 0, this service has no groups */
+                /** @description live events in a live group */
                 "group-events": number;
             };
             links: components["schemas"]["ResourceLinks"];
@@ -42546,7 +42546,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Groups (this service has none) */
+            /** @description Groups, their follows and their events */
             200: {
                 headers: {
                     [name: string]: unknown;
