@@ -71,6 +71,10 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
   });
   if (!skill.json().accepted) throw new Error(`fuzz world: skill: ${skill.body}`);
 
+  const stream = await create(app, admin, 'video-streams', 'video-stream', { name: 'Main', url: 'https://meet.example.org/main' }, { event: rel('event', published.event) });
+  const roomStream = await create(app, admin, 'video-streams', 'video-stream', { name: 'Room', url: 'https://meet.example.org/room' }, { rooms: { data: [{ type: 'microlocation', id: draft.microlocation }] } });
+  const group = await create(app, admin, 'groups', 'group', { name: 'Summits' }, { events: { data: [{ type: 'event', id: published.event }] } });
+  const follow = await create(app, cast.owner.token, 'user-follow-groups', 'user-follow-group', {}, { group: rel('group', group) });
   const records = (pick: (r: World['published']) => string) => [pick(published), pick(draft)];
   const ids = new Map<string, string[]>([
     ['user', [cast.owner, cast.organizer, cast.coorganizer, cast.speaker, cast.other, cast.admin].map((u) => u.id)],
@@ -88,6 +92,9 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     ['order', [order.data.id]],
     ['page', [page]],
     ['notification', [String(notification!.id)]],
+    ['video-stream', [stream, roomStream]],
+    ['group', [group]],
+    ['user-follow-group', [follow]],
   ]);
   return {
     world,

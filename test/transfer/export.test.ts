@@ -92,7 +92,8 @@ const PATHS: Record<string, string> = {
   speakers: 'speakers', tracks: 'tracks', session_types: 'session-types', sessions: 'sessions',
 };
 const LINKS: Record<string, [string, string][]> = {
-  event: [['event_topic_id', 'event-topic'], ['owner_id', 'owner']],
+  event: [['event_topic_id', 'event-topic'], ['owner_id', 'owner'], ['group_id', 'group']],
+  microlocations: [['video_stream_id', 'video-stream']],
   speakers: [['user_id', 'user']],
   sessions: [['track_id', 'track'], ['microlocation_id', 'microlocation'], ['session_type_id', 'session-type'], ['creator_id', 'creator']],
 };
