@@ -18,8 +18,8 @@ const ATTRIBUTES = [
   'privacy', 'starts-at', 'state', 'thumbnail-image-url', 'ticket-url', 'timezone',
 ];
 const RELATIONSHIPS = [
-  'coorganizers', 'custom-forms', 'event-copyright', 'event-topic', 'microlocations', 'orders', 'organizers', 'owner',
-  'session-types', 'sessions', 'social-links', 'speakers', 'sponsors', 'tracks',
+  'coorganizers', 'custom-forms', 'event-copyright', 'event-topic', 'group', 'microlocations', 'orders', 'organizers', 'owner',
+  'session-types', 'sessions', 'social-links', 'speakers', 'sponsors', 'tracks', 'video-stream',
 ];
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((d) => d.id).sort((a, b) => Number(a) - Number(b));
 
