@@ -4,6 +4,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { events } from './events.js';
+import { videoStreams } from './streams.js';
 
 /** The column every record of an event has. */
 const eventId = () =>
@@ -53,9 +54,13 @@ export const microlocations = pgTable(
     room: varchar('room', { length: 255 }),
     position: integer('position').notNull().default(0),
     hiddenInScheduler: boolean('hidden_in_scheduler').notNull().default(false),
+    videoStreamId: integer('video_stream_id').references(() => videoStreams.id, { onDelete: 'set null' }),
     deletedAt: stamp('deleted_at'),
   },
-  (t) => [index('microlocations_event_id_idx').on(t.eventId, t.id)],
+  (t) => [
+    index('microlocations_event_id_idx').on(t.eventId, t.id),
+    index('microlocations_video_stream_id_idx').on(t.videoStreamId),
+  ],
 );
 
 export const sponsors = pgTable(

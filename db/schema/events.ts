@@ -3,6 +3,7 @@ import {
   boolean, check, doublePrecision, index, integer, jsonb, pgTable, pgView, primaryKey, serial, text, uniqueIndex, varchar,
 } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
+import { groups } from './groups.js';
 import { users } from './users.js';
 
 export const eventTopics = pgTable('event_topics', {
@@ -113,6 +114,7 @@ export const events = pgTable(
     eventTopicId: integer('event_topic_id').references(() => eventTopics.id),
     eventTypeId: integer('event_type_id').references(() => eventTypes.id),
     eventSubTopicId: integer('event_sub_topic_id').references(() => eventSubTopics.id),
+    groupId: integer('group_id').references(() => groups.id, { onDelete: 'set null' }),
     ownerId: integer('owner_id')
       .notNull()
       .references(() => users.id),
@@ -125,6 +127,7 @@ export const events = pgTable(
     index('events_event_topic_id_idx').on(t.eventTopicId),
     index('events_event_type_id_idx').on(t.eventTypeId),
     index('events_event_sub_topic_id_idx').on(t.eventSubTopicId),
+    index('events_group_id_idx').on(t.groupId),
     index('events_state_idx').on(t.state, t.id),
     check('events_ends_after_starts', sql`${t.endsAt} > ${t.startsAt}`),
   ],

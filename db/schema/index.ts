@@ -10,3 +10,5 @@ export * from './rate-limits.js';
 export * from './logins.js';
 export * from './tickets.js';
 export * from './social.js';
+export * from './groups.js';
+export * from './streams.js';

@@ -380,6 +380,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/{id}/relationships/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user groups
+         * @description The resource identifiers of the user's groups.
+         */
+        get: operations["getUserGroupsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the groups of a user
+         * @description Only the groups related to this user, with every list feature.
+         */
+        get: operations["getUserGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/relationships/followed-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user followed-groups
+         * @description The resource identifiers of the user's followed-groups.
+         */
+        get: operations["getUserFollowedGroupsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/followed-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the followed-groups of a user
+         * @description Only the followed-groups related to this user, with every list feature.
+         */
+        get: operations["getUserFollowedGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/{id}/relationships/organizer-events": {
         parameters: {
             query?: never;
@@ -676,6 +756,90 @@ export interface paths {
          * @description The related event-copyright, or null.
          */
         get: operations["getEventEventCopyright"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/video-stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event video-stream
+         * @description The resource identifiers of the event's video-stream.
+         */
+        get: operations["getEventVideoStreamRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/video-stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The video-stream of a event
+         * @description The related video-stream, or null.
+         */
+        get: operations["getEventVideoStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/group": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event group
+         * @description The resource identifiers of the event's group.
+         */
+        get: operations["getEventGroupRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace event group
+         * @description Sets the group (or clears it with null).
+         */
+        patch: operations["updateEventGroupRelationship"];
+        trace?: never;
+    };
+    "/v1/events/{id}/group": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The group of a event
+         * @description The related group, or null.
+         */
+        get: operations["getEventGroup"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2212,6 +2376,50 @@ export interface paths {
          * @description Only the sessions related to this microlocation, with every list feature.
          */
         get: operations["getMicrolocationSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/microlocations/{id}/relationships/video-stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of microlocation video-stream
+         * @description The resource identifiers of the microlocation's video-stream.
+         */
+        get: operations["getMicrolocationVideoStreamRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace microlocation video-stream
+         * @description Sets the video-stream (or clears it with null).
+         */
+        patch: operations["updateMicrolocationVideoStreamRelationship"];
+        trace?: never;
+    };
+    "/v1/microlocations/{id}/video-stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The video-stream of a microlocation
+         * @description The related video-stream, or null.
+         */
+        get: operations["getMicrolocationVideoStream"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4913,6 +5121,518 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/video-streams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List video-streams
+         * @description Pages of video-streams with sort, filter, include and sparse fieldsets. An online room of an event: either the event's own stream (`event`, at most one per event, a second one is 409) or the stream of some of its rooms (`rooms`); a create names exactly one of the two. Readable where the event is; url, password, additional-information and extra are returned only to the organizers and coorganizers of its event and to administrators, who also write streams.
+         */
+        get: operations["listVideoStreams"];
+        put?: never;
+        /**
+         * Create a video-stream
+         * @description Creates a video-stream; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createVideoStream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/video-streams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a video-stream
+         * @description One video-stream, with include and sparse fieldsets.
+         */
+        get: operations["getVideoStream"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a video-stream
+         * @description Deletes the video-stream.
+         */
+        delete: operations["deleteVideoStream"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a video-stream
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateVideoStream"];
+        trace?: never;
+    };
+    "/v1/video-streams/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of video-stream event
+         * @description The resource identifiers of the video-stream's event.
+         */
+        get: operations["getVideoStreamEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace video-stream event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateVideoStreamEventRelationship"];
+        trace?: never;
+    };
+    "/v1/video-streams/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a video-stream
+         * @description The related event, or null.
+         */
+        get: operations["getVideoStreamEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/video-streams/{id}/relationships/rooms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of video-stream rooms
+         * @description The resource identifiers of the video-stream's rooms.
+         */
+        get: operations["getVideoStreamRoomsRelationship"];
+        put?: never;
+        /**
+         * Add to video-stream rooms
+         * @description Adds the given rooms; ones already linked stay.
+         */
+        post: operations["addVideoStreamRoomsRelationship"];
+        /**
+         * Remove from video-stream rooms
+         * @description Removes the given rooms.
+         */
+        delete: operations["removeVideoStreamRoomsRelationship"];
+        options?: never;
+        head?: never;
+        /**
+         * Replace video-stream rooms
+         * @description Replaces all rooms with the given list.
+         */
+        patch: operations["updateVideoStreamRoomsRelationship"];
+        trace?: never;
+    };
+    "/v1/video-streams/{id}/rooms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the rooms of a video-stream
+         * @description Only the rooms related to this video-stream, with every list feature.
+         */
+        get: operations["getVideoStreamRooms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List groups
+         * @description Pages of groups with sort, filter, include and sparse fieldsets. A group of events that users follow. Groups are public. A user with a verified address creates one and owns it; the owner (or an administrator) edits and deletes it; only administrators promote groups. Events join or leave a group only by their owner's hand (through the group's `events` or the event's `group`).
+         */
+        get: operations["listGroups"];
+        put?: never;
+        /**
+         * Create a group
+         * @description Creates a group; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a group
+         * @description One group, with include and sparse fieldsets.
+         */
+        get: operations["getGroup"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a group
+         * @description Soft delete: the record is kept with deleted-at set and disappears from every read.
+         */
+        delete: operations["deleteGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a group
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateGroup"];
+        trace?: never;
+    };
+    "/v1/groups/{id}/relationships/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of group user
+         * @description The resource identifiers of the group's user.
+         */
+        get: operations["getGroupUserRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/groups/{id}/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user of a group
+         * @description The related user, or null.
+         */
+        get: operations["getGroupUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/groups/{id}/relationships/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of group events
+         * @description The resource identifiers of the group's events.
+         */
+        get: operations["getGroupEventsRelationship"];
+        put?: never;
+        /**
+         * Add to group events
+         * @description Adds the given events; ones already linked stay.
+         */
+        post: operations["addGroupEventsRelationship"];
+        /**
+         * Remove from group events
+         * @description Removes the given events.
+         */
+        delete: operations["removeGroupEventsRelationship"];
+        options?: never;
+        head?: never;
+        /**
+         * Replace group events
+         * @description Replaces all events with the given list.
+         */
+        patch: operations["updateGroupEventsRelationship"];
+        trace?: never;
+    };
+    "/v1/groups/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the events of a group
+         * @description Only the events related to this group, with every list feature.
+         */
+        get: operations["getGroupEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/groups/{id}/relationships/followers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of group followers
+         * @description The resource identifiers of the group's followers.
+         */
+        get: operations["getGroupFollowersRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/groups/{id}/followers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the followers of a group
+         * @description Only the followers related to this group, with every list feature.
+         */
+        get: operations["getGroupFollowers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/groups/{id}/relationships/follower": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of group follower
+         * @description The resource identifiers of the group's follower.
+         */
+        get: operations["getGroupFollowerRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/groups/{id}/follower": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The follower of a group
+         * @description The related user-follow-group, or null.
+         */
+        get: operations["getGroupFollower"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user-follow-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List user-follow-groups
+         * @description Pages of user-follow-groups with sort, filter, include and sparse fieldsets. A signed-in user following a group (once per group, a second follow is 409): created by the user for themself, deleted to unfollow (by the follower, the owner of the group or an administrator). Seen by the follower, the group's owner and administrators.
+         */
+        get: operations["listUserFollowGroups"];
+        put?: never;
+        /**
+         * Create a user-follow-group
+         * @description Creates a user-follow-group; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createUserFollowGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user-follow-groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user-follow-group
+         * @description One user-follow-group, with include and sparse fieldsets.
+         */
+        get: operations["getUserFollowGroup"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a user-follow-group
+         * @description Deletes the user-follow-group.
+         */
+        delete: operations["deleteUserFollowGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a user-follow-group
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateUserFollowGroup"];
+        trace?: never;
+    };
+    "/v1/user-follow-groups/{id}/relationships/group": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user-follow-group group
+         * @description The resource identifiers of the user-follow-group's group.
+         */
+        get: operations["getUserFollowGroupGroupRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace user-follow-group group
+         * @description Sets the group (or clears it with null).
+         */
+        patch: operations["updateUserFollowGroupGroupRelationship"];
+        trace?: never;
+    };
+    "/v1/user-follow-groups/{id}/group": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The group of a user-follow-group
+         * @description The related group, or null.
+         */
+        get: operations["getUserFollowGroupGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user-follow-groups/{id}/relationships/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user-follow-group user
+         * @description The resource identifiers of the user-follow-group's user.
+         */
+        get: operations["getUserFollowGroupUserRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace user-follow-group user
+         * @description Sets the user (or clears it with null).
+         */
+        patch: operations["updateUserFollowGroupUserRelationship"];
+        trace?: never;
+    };
+    "/v1/user-follow-groups/{id}/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user of a user-follow-group
+         * @description The related user, or null.
+         */
+        get: operations["getUserFollowGroupUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/login": {
         parameters: {
             query?: never;
@@ -5170,7 +5890,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Groups (this service has none)
+         * Groups, their follows and their events
          * @description Administrators only. Counted when asked; `filter` may name the one record (id 1).
          */
         get: operations["getAdminStatisticsGroup"];
@@ -5334,6 +6054,26 @@ export interface paths {
          * @description The invite becomes rejected. Only the invitee may answer, signed in with the invited address (403 for anyone else who sees the invite, 404 for those who do not); an answered invite answers 409.
          */
         get: operations["rejectSpeakerInvite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/has-streams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Does the event stream, and may the caller join?
+         * @description Whether the event has a video stream (its own or one of its rooms'), and whether the caller may join. Anyone who may see the event may ask (anonymous callers may never join); a draft answers 404 to those without a role in it. The event is named by id or identifier.
+         */
+        get: operations["getEventHasStreams"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6116,6 +6856,24 @@ export interface components {
                     id: string;
                 }[];
             };
+            /** @description the groups the user created */
+            groups?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "group";
+                    id: string;
+                }[];
+            };
+            /** @description the user's follows of groups; the user and administrators only */
+            "followed-groups"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user-follow-group";
+                    id: string;
+                }[];
+            };
             /** @description the events the user is an organizer of; the user and administrators only */
             "organizer-events"?: {
                 links: components["schemas"]["RelationshipLinks"];
@@ -6146,13 +6904,13 @@ export interface components {
         };
         UserDocument: {
             data: components["schemas"]["UserResource"];
-            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         UserListDocument: {
             data: components["schemas"]["UserResource"][];
-            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -6339,6 +7097,22 @@ export interface components {
                         data: {
                             /** @enum {string} */
                             type: "user-favourite-session";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the groups the user created. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly groups?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "group";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the user's follows of groups; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "followed-groups"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user-follow-group";
                             id: string;
                         }[];
                     };
@@ -6546,6 +7320,22 @@ export interface components {
                             id: string;
                         }[];
                     };
+                    /** @description the groups the user created. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly groups?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "group";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the user's follows of groups; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "followed-groups"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user-follow-group";
+                            id: string;
+                        }[];
+                    };
                     /** @description the events the user is an organizer of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "organizer-events"?: {
                         data: {
@@ -6725,6 +7515,24 @@ export interface components {
             data: {
                 /** @enum {string} */
                 type: "user-favourite-session";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserGroupsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "group";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserFollowedGroupsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user-follow-group";
                 id: string;
             }[];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -7042,6 +7850,24 @@ export interface components {
                     id: string;
                 } | null;
             };
+            /** @description the event's own video stream */
+            "video-stream"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "video-stream";
+                    id: string;
+                } | null;
+            };
+            /** @description the group the event is part of; set by the owner of both */
+            group?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "group";
+                    id: string;
+                } | null;
+            };
             /** @description links to the event elsewhere */
             "social-links"?: {
                 links: components["schemas"]["RelationshipLinks"];
@@ -7225,13 +8051,13 @@ export interface components {
         };
         EventDocument: {
             data: components["schemas"]["EventResource"];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventListDocument: {
             data: components["schemas"]["EventResource"][];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -7431,6 +8257,21 @@ export interface components {
                         data: {
                             /** @enum {string} */
                             type: "event-copyright";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description the event's own video stream. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "video-stream"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "video-stream";
+                            id: string;
+                        } | null;
+                    };
+                    group?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "group";
                             id: string;
                         } | null;
                     };
@@ -7785,6 +8626,21 @@ export interface components {
                             id: string;
                         } | null;
                     };
+                    /** @description the event's own video stream. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "video-stream"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "video-stream";
+                            id: string;
+                        } | null;
+                    };
+                    group?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "group";
+                            id: string;
+                        } | null;
+                    };
                     /** @description links to the event elsewhere. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "social-links"?: {
                         data: {
@@ -7994,6 +8850,31 @@ export interface components {
                 id: string;
             } | null;
             jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventVideoStreamRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "video-stream";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventGroupRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "group";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventGroupRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "group";
+                id: string;
+            } | null;
         };
         EventSocialLinksRelationship: {
             links: components["schemas"]["RelationshipLinks"];
@@ -8427,13 +9308,13 @@ export interface components {
         };
         EventTopicDocument: {
             data: components["schemas"]["EventTopicResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventTopicListDocument: {
             data: components["schemas"]["EventTopicResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8600,13 +9481,13 @@ export interface components {
         };
         EventTypeDocument: {
             data: components["schemas"]["EventTypeResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventTypeListDocument: {
             data: components["schemas"]["EventTypeResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8718,13 +9599,13 @@ export interface components {
         };
         EventSubTopicDocument: {
             data: components["schemas"]["EventSubTopicResource"];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventSubTopicListDocument: {
             data: components["schemas"]["EventSubTopicResource"][];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8864,13 +9745,13 @@ export interface components {
         };
         EventCopyrightDocument: {
             data: components["schemas"]["EventCopyrightResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventCopyrightListDocument: {
             data: components["schemas"]["EventCopyrightResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8993,13 +9874,13 @@ export interface components {
         };
         SocialLinkDocument: {
             data: components["schemas"]["SocialLinkResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SocialLinkListDocument: {
             data: components["schemas"]["SocialLinkResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -9112,6 +9993,15 @@ export interface components {
                     id: string;
                 }[];
             };
+            /** @description the online room streaming this room, of the same event */
+            "video-stream"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "video-stream";
+                    id: string;
+                } | null;
+            };
         };
         /** @description A room or place of an event where sessions happen. */
         MicrolocationResource: {
@@ -9124,13 +10014,13 @@ export interface components {
         };
         MicrolocationDocument: {
             data: components["schemas"]["MicrolocationResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         MicrolocationListDocument: {
             data: components["schemas"]["MicrolocationResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -9173,6 +10063,13 @@ export interface components {
                             id: string;
                         }[];
                     };
+                    "video-stream"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "video-stream";
+                            id: string;
+                        } | null;
+                    };
                 };
             };
         };
@@ -9214,6 +10111,13 @@ export interface components {
                             id: string;
                         }[];
                     };
+                    "video-stream"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "video-stream";
+                            id: string;
+                        } | null;
+                    };
                 };
             };
         };
@@ -9241,6 +10145,22 @@ export interface components {
                 id: string;
             }[];
             jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        MicrolocationVideoStreamRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "video-stream";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        MicrolocationVideoStreamRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "video-stream";
+                id: string;
+            } | null;
         };
         /** @description Attributes of a sponsor */
         SponsorAttributes: {
@@ -9281,13 +10201,13 @@ export interface components {
         };
         SponsorDocument: {
             data: components["schemas"]["SponsorResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SponsorListDocument: {
             data: components["schemas"]["SponsorResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -9421,13 +10341,13 @@ export interface components {
         };
         TrackDocument: {
             data: components["schemas"]["TrackResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         TrackListDocument: {
             data: components["schemas"]["TrackResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -9581,13 +10501,13 @@ export interface components {
         };
         SessionTypeDocument: {
             data: components["schemas"]["SessionTypeResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SessionTypeListDocument: {
             data: components["schemas"]["SessionTypeResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -9856,13 +10776,13 @@ export interface components {
         };
         SessionDocument: {
             data: components["schemas"]["SessionResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SessionListDocument: {
             data: components["schemas"]["SessionResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -10445,13 +11365,13 @@ export interface components {
         };
         SpeakerDocument: {
             data: components["schemas"]["SpeakerResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SpeakerListDocument: {
             data: components["schemas"]["SpeakerResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -10731,13 +11651,13 @@ export interface components {
         };
         CustomFormDocument: {
             data: components["schemas"]["CustomFormResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         CustomFormListDocument: {
             data: components["schemas"]["CustomFormResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -10909,13 +11829,13 @@ export interface components {
         };
         OrderDocument: {
             data: components["schemas"]["OrderResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         OrderListDocument: {
             data: components["schemas"]["OrderResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -11227,13 +12147,13 @@ export interface components {
         };
         NotificationDocument: {
             data: components["schemas"]["NotificationResource"];
-            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"])[];
+            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         NotificationListDocument: {
             data: components["schemas"]["NotificationResource"][];
-            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"])[];
+            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -11402,13 +12322,13 @@ export interface components {
         };
         TicketDocument: {
             data: components["schemas"]["TicketResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         TicketListDocument: {
             data: components["schemas"]["TicketResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -11659,13 +12579,13 @@ export interface components {
         };
         TaxDocument: {
             data: components["schemas"]["TaxResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         TaxListDocument: {
             data: components["schemas"]["TaxResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -11845,13 +12765,13 @@ export interface components {
         };
         SpeakersCallDocument: {
             data: components["schemas"]["SpeakersCallResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SpeakersCallListDocument: {
             data: components["schemas"]["SpeakersCallResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -11980,13 +12900,13 @@ export interface components {
         };
         StripeAuthorizationDocument: {
             data: components["schemas"]["StripeAuthorizationResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         StripeAuthorizationListDocument: {
             data: components["schemas"]["StripeAuthorizationResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -12174,13 +13094,13 @@ export interface components {
         };
         AttendeeDocument: {
             data: components["schemas"]["AttendeeResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         AttendeeListDocument: {
             data: components["schemas"]["AttendeeResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -12524,13 +13444,13 @@ export interface components {
         };
         FeedbackDocument: {
             data: components["schemas"]["FeedbackResource"];
-            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"])[];
+            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         FeedbackListDocument: {
             data: components["schemas"]["FeedbackResource"][];
-            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"])[];
+            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -12701,13 +13621,13 @@ export interface components {
         };
         UserFavouriteSessionDocument: {
             data: components["schemas"]["UserFavouriteSessionResource"];
-            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"])[];
+            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         UserFavouriteSessionListDocument: {
             data: components["schemas"]["UserFavouriteSessionResource"][];
-            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"])[];
+            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -12844,13 +13764,13 @@ export interface components {
         };
         SpeakerInviteDocument: {
             data: components["schemas"]["SpeakerInviteResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SpeakerInviteListDocument: {
             data: components["schemas"]["SpeakerInviteResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -12956,6 +13876,752 @@ export interface components {
                 type: "session";
                 id: string;
             };
+        };
+        /** @description Attributes of a video-stream */
+        VideoStreamAttributes: {
+            name?: string;
+            /**
+             * Format: uri
+             * @description where the stream or meeting is; returned only to the organizers and coorganizers of its event and to administrators
+             */
+            url?: string;
+            /** @description password of the meeting; returned only to the organizers and coorganizers of its event and to administrators */
+            password?: string | null;
+            /** @description returned only to the organizers and coorganizers of its event and to administrators */
+            "additional-information"?: string | null;
+            /**
+             * Format: uri
+             * @description background image of the room
+             */
+            "bg-img-url"?: string | null;
+            /** @description provider options; returned only to the organizers and coorganizers of its event and to administrators */
+            extra?: {
+                /** @description YouTube and Vimeo: start playing at once */
+                autoplay?: boolean | null;
+                /** @description YouTube and Vimeo: play in a loop */
+                loop?: boolean | null;
+                /** @description BigBlueButton meeting options */
+                bbb_options?: {
+                    /** @description record the meeting */
+                    record?: boolean | null;
+                    /** @description start recording when the meeting starts */
+                    autoStartRecording?: boolean | null;
+                    /** @description join muted */
+                    muteOnStart?: boolean | null;
+                    /** @description end the running meeting when the options change */
+                    endCurrentMeeting?: boolean | null;
+                    /** @description moderators may unmute others */
+                    allowModsToUnmuteUsers?: boolean | null;
+                    welcome?: string | null;
+                    maxParticipants?: number | null;
+                    /** @description minutes */
+                    duration?: number | null;
+                    moderatorOnlyMessage?: string | null;
+                    /** Format: uri */
+                    logo?: string | null;
+                    bannerText?: string | null;
+                    bannerColor?: string | null;
+                    guestPolicy?: string | null;
+                } | null;
+                /** @description Jitsi meeting options */
+                jitsi_options?: {
+                    /** @description join muted */
+                    muteOnStart?: boolean | null;
+                    /** @description join with the camera off */
+                    hideCamOnStart?: boolean | null;
+                } | null;
+            } | null;
+            /** @description the room has a chat; null is false */
+            "is-chat-enabled"?: boolean;
+            /** @description the chat is the event's global room; null is false */
+            "is-global-event-room"?: boolean;
+            /** @description name of the chat room: the name with other characters than letters, digits and ! as -, then -id */
+            readonly "chat-room-name"?: string;
+        };
+        VideoStreamRelationships: {
+            /** @description the event whose own stream this is (null for a stream of rooms); never another event */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+            /** @description the rooms (microlocations) that stream here, all of the stream's event; a room streams in one place */
+            rooms?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "microlocation";
+                    id: string;
+                }[];
+            };
+        };
+        /** @description An online room of an event: either the event's own stream (`event`, at most one per event, a second one is 409) or the stream of some of its rooms (`rooms`); a create names exactly one of the two. Readable where the event is; url, password, additional-information and extra are returned only to the organizers and coorganizers of its event and to administrators, who also write streams. */
+        VideoStreamResource: {
+            /** @enum {string} */
+            type: "video-stream";
+            id: string;
+            attributes: components["schemas"]["VideoStreamAttributes"];
+            relationships?: components["schemas"]["VideoStreamRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        VideoStreamDocument: {
+            data: components["schemas"]["VideoStreamResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        VideoStreamListDocument: {
+            data: components["schemas"]["VideoStreamResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        VideoStreamCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "video-stream";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    /**
+                     * Format: uri
+                     * @description where the stream or meeting is; returned only to the organizers and coorganizers of its event and to administrators
+                     */
+                    url: string;
+                    /** @description password of the meeting; returned only to the organizers and coorganizers of its event and to administrators */
+                    password?: string | null;
+                    /** @description returned only to the organizers and coorganizers of its event and to administrators */
+                    "additional-information"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description background image of the room
+                     */
+                    "bg-img-url"?: string | null;
+                    /** @description provider options; returned only to the organizers and coorganizers of its event and to administrators */
+                    extra?: {
+                        /** @description YouTube and Vimeo: start playing at once */
+                        autoplay?: boolean | null;
+                        /** @description YouTube and Vimeo: play in a loop */
+                        loop?: boolean | null;
+                        /** @description BigBlueButton meeting options */
+                        bbb_options?: {
+                            /** @description record the meeting */
+                            record?: boolean | null;
+                            /** @description start recording when the meeting starts */
+                            autoStartRecording?: boolean | null;
+                            /** @description join muted */
+                            muteOnStart?: boolean | null;
+                            /** @description end the running meeting when the options change */
+                            endCurrentMeeting?: boolean | null;
+                            /** @description moderators may unmute others */
+                            allowModsToUnmuteUsers?: boolean | null;
+                            welcome?: string | null;
+                            maxParticipants?: number | null;
+                            /** @description minutes */
+                            duration?: number | null;
+                            moderatorOnlyMessage?: string | null;
+                            /** Format: uri */
+                            logo?: string | null;
+                            bannerText?: string | null;
+                            bannerColor?: string | null;
+                            guestPolicy?: string | null;
+                        } | null;
+                        /** @description Jitsi meeting options */
+                        jitsi_options?: {
+                            /** @description join muted */
+                            muteOnStart?: boolean | null;
+                            /** @description join with the camera off */
+                            hideCamOnStart?: boolean | null;
+                        } | null;
+                    } | null;
+                    "is-chat-enabled"?: boolean | null;
+                    "is-global-event-room"?: boolean | null;
+                    /** @description name of the chat room: the name with other characters than letters, digits and ! as -, then -id. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "chat-room-name"?: string | null;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        } | null;
+                    };
+                    rooms?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "microlocation";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        VideoStreamUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "video-stream";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    name?: string;
+                    /**
+                     * Format: uri
+                     * @description where the stream or meeting is; returned only to the organizers and coorganizers of its event and to administrators
+                     */
+                    url?: string;
+                    /** @description password of the meeting; returned only to the organizers and coorganizers of its event and to administrators */
+                    password?: string | null;
+                    /** @description returned only to the organizers and coorganizers of its event and to administrators */
+                    "additional-information"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description background image of the room
+                     */
+                    "bg-img-url"?: string | null;
+                    /** @description provider options; returned only to the organizers and coorganizers of its event and to administrators */
+                    extra?: {
+                        /** @description YouTube and Vimeo: start playing at once */
+                        autoplay?: boolean | null;
+                        /** @description YouTube and Vimeo: play in a loop */
+                        loop?: boolean | null;
+                        /** @description BigBlueButton meeting options */
+                        bbb_options?: {
+                            /** @description record the meeting */
+                            record?: boolean | null;
+                            /** @description start recording when the meeting starts */
+                            autoStartRecording?: boolean | null;
+                            /** @description join muted */
+                            muteOnStart?: boolean | null;
+                            /** @description end the running meeting when the options change */
+                            endCurrentMeeting?: boolean | null;
+                            /** @description moderators may unmute others */
+                            allowModsToUnmuteUsers?: boolean | null;
+                            welcome?: string | null;
+                            maxParticipants?: number | null;
+                            /** @description minutes */
+                            duration?: number | null;
+                            moderatorOnlyMessage?: string | null;
+                            /** Format: uri */
+                            logo?: string | null;
+                            bannerText?: string | null;
+                            bannerColor?: string | null;
+                            guestPolicy?: string | null;
+                        } | null;
+                        /** @description Jitsi meeting options */
+                        jitsi_options?: {
+                            /** @description join muted */
+                            muteOnStart?: boolean | null;
+                            /** @description join with the camera off */
+                            hideCamOnStart?: boolean | null;
+                        } | null;
+                    } | null;
+                    "is-chat-enabled"?: boolean | null;
+                    "is-global-event-room"?: boolean | null;
+                    /** @description name of the chat room: the name with other characters than letters, digits and ! as -, then -id. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "chat-room-name"?: string | null;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        } | null;
+                    };
+                    rooms?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "microlocation";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        VideoStreamEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        VideoStreamEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+        };
+        VideoStreamRoomsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "microlocation";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        VideoStreamRoomsRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "microlocation";
+                id: string;
+            }[];
+        };
+        /** @description Attributes of a group */
+        GroupAttributes: {
+            name?: string;
+            about?: string | null;
+            /** Format: uri */
+            "logo-url"?: string | null;
+            /** Format: uri */
+            "banner-url"?: string | null;
+            /**
+             * Format: uri
+             * @description thumbnail of the banner
+             */
+            readonly "thumbnail-image-url"?: string | null;
+            /** @description the group's links elsewhere, as `[{name, link, is_custom}]` */
+            "social-links"?: {
+                /** @description the site, or a custom label */
+                name: string;
+                /** @description an http(s) URL, or empty while the form is filled in */
+                link: string;
+                /** @description a custom link rather than a known site */
+                is_custom?: boolean;
+            }[] | null;
+            /** @description shown first; only administrators change it */
+            "is-promoted"?: boolean;
+            /** @description how many users follow the group */
+            readonly "follower-count"?: number;
+            /** Format: date-time */
+            readonly "created-at"?: string;
+            /**
+             * Format: date-time
+             * @description when the group was last changed
+             */
+            readonly "modified-at"?: string;
+            /**
+             * Format: date-time
+             * @description set when the record was deleted; deleted records are never returned
+             */
+            readonly "deleted-at"?: string | null;
+        };
+        GroupRelationships: {
+            /** @description the owner: the user who created the group */
+            user?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user";
+                    id: string;
+                } | null;
+            };
+            /** @description the group's events; an event is in at most one group, and only its owner moves it */
+            events?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                }[];
+            };
+            /** @description who follows the group; each follower sees their own follow, the owner and administrators all */
+            followers?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user-follow-group";
+                    id: string;
+                }[];
+            };
+            /** @description the caller's own follow of the group, if any */
+            follower?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user-follow-group";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description A group of events that users follow. Groups are public. A user with a verified address creates one and owns it; the owner (or an administrator) edits and deletes it; only administrators promote groups. Events join or leave a group only by their owner's hand (through the group's `events` or the event's `group`). */
+        GroupResource: {
+            /** @enum {string} */
+            type: "group";
+            id: string;
+            attributes: components["schemas"]["GroupAttributes"];
+            relationships?: components["schemas"]["GroupRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        GroupDocument: {
+            data: components["schemas"]["GroupResource"];
+            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        GroupListDocument: {
+            data: components["schemas"]["GroupResource"][];
+            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        GroupCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "group";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    name: string;
+                    about?: string | null;
+                    /** Format: uri */
+                    "logo-url"?: string | null;
+                    /** Format: uri */
+                    "banner-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description thumbnail of the banner. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /** @description the group's links elsewhere, as `[{name, link, is_custom}]` */
+                    "social-links"?: {
+                        /** @description the site, or a custom label */
+                        name: string;
+                        /** @description an http(s) URL, or empty while the form is filled in */
+                        link: string;
+                        /** @description a custom link rather than a known site */
+                        is_custom?: boolean;
+                    }[] | null;
+                    /** @description shown first; only administrators change it */
+                    "is-promoted"?: boolean;
+                    /** @description how many users follow the group. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "follower-count"?: number | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when the group was last changed. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "modified-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships?: {
+                    /** @description the owner: the user who created the group. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                    events?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description who follows the group; each follower sees their own follow, the owner and administrators all. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly followers?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user-follow-group";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the caller's own follow of the group, if any. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly follower?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user-follow-group";
+                            id: string;
+                        } | null;
+                    };
+                };
+            };
+        };
+        GroupUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "group";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    name?: string;
+                    about?: string | null;
+                    /** Format: uri */
+                    "logo-url"?: string | null;
+                    /** Format: uri */
+                    "banner-url"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description thumbnail of the banner. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "thumbnail-image-url"?: string | null;
+                    /** @description the group's links elsewhere, as `[{name, link, is_custom}]` */
+                    "social-links"?: {
+                        /** @description the site, or a custom label */
+                        name: string;
+                        /** @description an http(s) URL, or empty while the form is filled in */
+                        link: string;
+                        /** @description a custom link rather than a known site */
+                        is_custom?: boolean;
+                    }[] | null;
+                    /** @description shown first; only administrators change it */
+                    "is-promoted"?: boolean;
+                    /** @description how many users follow the group. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "follower-count"?: number | null;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when the group was last changed. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "modified-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "deleted-at"?: string | null;
+                };
+                relationships?: {
+                    /** @description the owner: the user who created the group. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                    events?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description who follows the group; each follower sees their own follow, the owner and administrators all. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly followers?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user-follow-group";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the caller's own follow of the group, if any. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly follower?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user-follow-group";
+                            id: string;
+                        } | null;
+                    };
+                };
+            };
+        };
+        GroupUserRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        GroupEventsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        GroupEventsRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            }[];
+        };
+        GroupFollowersRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user-follow-group";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        GroupFollowerRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user-follow-group";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        /** @description Attributes of a user-follow-group */
+        UserFollowGroupAttributes: {
+            /** Format: date-time */
+            readonly "created-at"?: string;
+        };
+        UserFollowGroupRelationships: {
+            /** @description the group followed */
+            group?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "group";
+                    id: string;
+                } | null;
+            };
+            /** @description the follower: the caller (the default), never another user */
+            user?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description A signed-in user following a group (once per group, a second follow is 409): created by the user for themself, deleted to unfollow (by the follower, the owner of the group or an administrator). Seen by the follower, the group's owner and administrators. */
+        UserFollowGroupResource: {
+            /** @enum {string} */
+            type: "user-follow-group";
+            id: string;
+            attributes: components["schemas"]["UserFollowGroupAttributes"];
+            relationships?: components["schemas"]["UserFollowGroupRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        UserFollowGroupDocument: {
+            data: components["schemas"]["UserFollowGroupResource"];
+            included?: (components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["UserFollowGroupResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserFollowGroupListDocument: {
+            data: components["schemas"]["UserFollowGroupResource"][];
+            included?: (components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["UserFollowGroupResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserFollowGroupCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "user-follow-group";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes?: {
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                };
+                relationships: {
+                    group: {
+                        data: {
+                            /** @enum {string} */
+                            type: "group";
+                            id: string;
+                        };
+                    };
+                    user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                };
+            };
+        };
+        UserFollowGroupUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "user-follow-group";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    /**
+                     * Format: date-time
+                     * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "created-at"?: string | null;
+                };
+                relationships?: {
+                    group?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "group";
+                            id: string;
+                        };
+                    };
+                    user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                };
+            };
+        };
+        UserFollowGroupGroupRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "group";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserFollowGroupGroupRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "group";
+                id: string;
+            };
+        };
+        UserFollowGroupUserRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserFollowGroupUserRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
         };
         LoginRequest: {
             /** @description an email address; surrounding blanks are trimmed */
@@ -14178,11 +15844,11 @@ export interface components {
             /** @enum {string} */
             id: "1";
             attributes: {
-                /** @description groups: always 0, this service has no groups */
+                /** @description live groups */
                 groups: number;
-                /** @description followers: always 0, this service has no groups */
+                /** @description follows of live groups */
                 followers: number;
-                /** @description group events: always 0, this service has no groups */
+                /** @description live events in a live group */
                 "group-events": number;
             };
             links: components["schemas"]["ResourceLinks"];
@@ -14572,6 +16238,12 @@ export interface components {
             success: true;
             message: string;
         };
+        HasStreams: {
+            /** @description the event has its own video stream or a stream linked to one of its rooms */
+            exists: boolean;
+            /** @description the caller may join its streams: an organizer, coorganizer or administrator, a speaker of an accepted or confirmed session of the event (by account or address), or the buyer of a placed or completed order of the event */
+            can_access: boolean;
+        };
         ImageUploadRequest: {
             /** @description The image as a data URI: `data:image/<png|jpeg|jpg|gif|webp>;base64,<bytes>` */
             data: string;
@@ -14777,6 +16449,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -15037,6 +16715,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -15517,6 +17201,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -15902,6 +17592,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -16166,6 +17862,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -16430,6 +18132,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -16694,6 +18402,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -16958,6 +18672,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -17222,6 +18942,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -17486,6 +19212,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -17503,6 +19235,546 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["UserFavouriteSessionListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserGroupsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserGroupsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserGroups: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the groups */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["GroupListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserFollowedGroupsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFollowedGroupsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserFollowedGroups: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the followed-groups */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFollowGroupListDocument"];
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -17750,6 +20022,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -18014,6 +20292,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -18176,6 +20460,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -18436,6 +20726,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -19027,6 +21323,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -19406,6 +21708,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -19785,6 +22093,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -20045,6 +22359,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -20062,6 +22382,657 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["EventCopyrightDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventVideoStreamRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventVideoStreamRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventVideoStream: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["VideoStreamDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventGroupRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventGroupRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEventGroupRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventGroupRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventGroupRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventGroup: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["GroupDocument"] | {
                         data: null;
                         links: components["schemas"]["ResourceLinks"];
                         jsonapi: components["schemas"]["JsonApiVersion"];
@@ -20313,6 +23284,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -20577,6 +23554,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -20841,6 +23824,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -21105,6 +24094,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -21369,6 +24364,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -21633,6 +24634,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -21897,6 +24904,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -22282,6 +25295,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -22667,6 +25686,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -22931,6 +25956,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -23308,6 +26339,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -23568,6 +26605,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -23828,6 +26871,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -24096,6 +27145,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -24352,6 +27407,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -24620,6 +27681,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -24884,6 +27951,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -25505,6 +28578,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -26126,6 +29205,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -26288,6 +29373,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
                 /** @description sent by the Open Event front end (`true`); no effect */
                 upcoming?: string;
             };
@@ -26440,6 +29531,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -26700,6 +29797,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -27180,6 +30283,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -27444,6 +30553,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -27727,6 +30842,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -27987,6 +31108,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -28467,6 +31594,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -28629,6 +31762,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -28889,6 +32028,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -29480,6 +32625,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -29748,6 +32899,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -29910,6 +33067,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -30170,6 +33333,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -30540,6 +33709,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -31131,6 +34306,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -31297,6 +34478,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -31557,6 +34744,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -32148,6 +35341,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -32314,6 +35513,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -32574,6 +35779,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -33165,6 +36376,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -33433,6 +36650,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -33450,6 +36673,391 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["SessionListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getMicrolocationVideoStreamRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["MicrolocationVideoStreamRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateMicrolocationVideoStreamRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["MicrolocationVideoStreamRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["MicrolocationVideoStreamRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getMicrolocationVideoStream: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["VideoStreamDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -33595,6 +37203,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -33855,6 +37469,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -34446,6 +38066,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -34612,6 +38238,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -34872,6 +38504,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -35463,6 +39101,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -35731,6 +39375,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -35893,6 +39543,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -36153,6 +39809,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -36744,6 +40406,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -37012,6 +40680,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -37174,6 +40848,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -37434,6 +41114,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -38025,6 +41711,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -38404,6 +42096,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -38783,6 +42481,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -39162,6 +42866,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -39787,6 +43497,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -40164,6 +43880,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -40432,6 +44154,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -40688,6 +44416,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -40956,6 +44690,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -41220,6 +44960,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -41382,6 +45128,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -41642,6 +45394,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -42233,6 +45991,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -42612,6 +46376,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -43237,6 +47007,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -43399,6 +47175,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -43659,6 +47441,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -44259,6 +48047,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -44425,6 +48219,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -44685,6 +48485,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -45276,6 +49082,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -45536,6 +49348,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -45804,6 +49622,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -46068,6 +49892,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -46230,6 +50060,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -46490,6 +50326,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -46877,6 +50719,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -47137,6 +50985,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -47618,6 +51472,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -47784,6 +51644,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -48044,6 +51910,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -48635,6 +52507,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -48903,6 +52781,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -49167,6 +53051,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -49329,6 +53219,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -49589,6 +53485,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -50180,6 +54082,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -50346,6 +54254,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -50606,6 +54520,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -50976,6 +54896,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -51567,6 +55493,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -51733,6 +55665,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -51993,6 +55931,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -52593,6 +56537,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -52759,6 +56709,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -53019,6 +56975,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -53610,6 +57572,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -53989,6 +57957,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -54368,6 +58342,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -54747,6 +58727,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -54913,6 +58899,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -55173,6 +59165,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -55764,6 +59762,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -56143,6 +60147,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -56522,6 +60532,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -56688,6 +60704,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -56948,6 +60970,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -57548,6 +61576,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -57808,6 +61842,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -57974,6 +62014,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path?: never;
@@ -58234,6 +62280,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -58834,6 +62886,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -59213,6 +63271,12 @@ export interface operations {
                 "fields[user-favourite-session]"?: string;
                 /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
                 "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
             };
             header?: never;
             path: {
@@ -59230,6 +63294,5185 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["SessionDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listVideoStreams: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of video-streams */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["VideoStreamListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createVideoStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["VideoStreamCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created video-stream */
+            201: {
+                headers: {
+                    /** @description path of the new video-stream */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["VideoStreamDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getVideoStream: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The video-stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["VideoStreamDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteVideoStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateVideoStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["VideoStreamUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated video-stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["VideoStreamDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getVideoStreamEventRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["VideoStreamEventRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateVideoStreamEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["VideoStreamEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["VideoStreamEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getVideoStreamEvent: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getVideoStreamRoomsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["VideoStreamRoomsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    addVideoStreamRoomsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["VideoStreamRoomsRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["VideoStreamRoomsRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    removeVideoStreamRoomsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["VideoStreamRoomsRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["VideoStreamRoomsRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateVideoStreamRoomsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["VideoStreamRoomsRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["VideoStreamRoomsRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getVideoStreamRooms: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the rooms */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["MicrolocationListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["GroupListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["GroupCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created group */
+            201: {
+                headers: {
+                    /** @description path of the new group */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["GroupDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getGroup: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["GroupDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["GroupUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["GroupDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getGroupUserRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["GroupUserRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getGroupUser: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getGroupEventsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["GroupEventsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    addGroupEventsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["GroupEventsRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["GroupEventsRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    removeGroupEventsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["GroupEventsRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["GroupEventsRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateGroupEventsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["GroupEventsRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["GroupEventsRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getGroupEvents: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getGroupFollowersRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["GroupFollowersRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getGroupFollowers: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the followers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFollowGroupListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getGroupFollowerRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["GroupFollowerRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getGroupFollower: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFollowGroupDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listUserFollowGroups: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of user-follow-groups */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFollowGroupListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createUserFollowGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["UserFollowGroupCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created user-follow-group */
+            201: {
+                headers: {
+                    /** @description path of the new user-follow-group */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFollowGroupDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserFollowGroup: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user-follow-group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFollowGroupDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteUserFollowGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateUserFollowGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["UserFollowGroupUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated user-follow-group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFollowGroupDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserFollowGroupGroupRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFollowGroupGroupRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateUserFollowGroupGroupRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["UserFollowGroupGroupRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFollowGroupGroupRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserFollowGroupGroup: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["GroupDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserFollowGroupUserRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFollowGroupUserRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateUserFollowGroupUserRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["UserFollowGroupUserRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserFollowGroupUserRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserFollowGroupUser: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserDocument"] | {
                         data: null;
                         links: components["schemas"]["ResourceLinks"];
                         jsonapi: components["schemas"]["JsonApiVersion"];
@@ -60673,7 +69916,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Groups (this service has none) */
+            /** @description Groups, their follows and their events */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -61464,6 +70707,81 @@ export interface operations {
             };
             /** @description The type or id does not match, or the record conflicts with another */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventHasStreams: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether it streams and the caller may join */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HasStreams"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -242,6 +242,7 @@ export async function changeLinks(
   mode: 'add' | 'remove' | 'replace',
 ) {
   const rel = model.relationships.get(name)!;
+  if ((rel as ToManySpec).foreignKey) return changeForeignKeys(registry, ctx, rel as ToManySpec, id, ids, mode);
   const through = (rel as ToManySpec).through!;
   const { from, to } = through;
   // Only writable relationships are written: they join through a table, never a view.
@@ -259,6 +260,23 @@ export async function changeLinks(
     .insert(table)
     .values(targetIds.map((t) => ({ ...through.where, [from]: id, [to]: t })))
     .onConflictDoNothing();
+}
+
+/** changeLinks for a settable one-to-many: the targets' foreign key is the link. */
+async function changeForeignKeys(registry: Registry, ctx: Ctx, rel: ToManySpec, id: unknown, ids: string[], mode: 'add' | 'remove' | 'replace') {
+  const target = registry.get(rel.type);
+  const fk = target.columns[rel.foreignKey!]!;
+  const targetIds = [...new Set(ids.map((i) => parseId(target, i)))];
+  const table = target.table;
+  if (mode === 'remove') {
+    if (targetIds.length > 0) await ctx.db.update(table).set({ [rel.foreignKey!]: null }).where(and(eq(fk, id), inArray(target.id, targetIds)));
+    return;
+  }
+  if (mode === 'replace') {
+    const others = targetIds.length > 0 ? sql`not (${anyOf(target.id, targetIds)})` : undefined;
+    await ctx.db.update(table).set({ [rel.foreignKey!]: null }).where(and(eq(fk, id), others));
+  }
+  if (targetIds.length > 0) await ctx.db.update(table).set({ [rel.foreignKey!]: id }).where(anyOf(target.id, targetIds));
 }
 
 /**

@@ -15,7 +15,8 @@ const writeLinkageSchema = (rel: RelationshipSpec) =>
   rel.kind === 'toOne' && rel.required ? identifierOf(rel.type) : linkageSchema(rel);
 
 /** Writable relationships: a to-one foreign key, or a to-many join table. */
-export const isWritable = (rel: RelationshipSpec) => !rel.readOnly && (rel.kind === 'toOne' ? !!rel.column : !!rel.through);
+export const isWritable = (rel: RelationshipSpec) =>
+  !rel.readOnly && (rel.kind === 'toOne' ? !!rel.column : !!rel.through || (!!rel.foreignKey && !!rel.settable));
 
 /**
  * Relationships of the target that POST on the related path `rel` fills in from the path's record:

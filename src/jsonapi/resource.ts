@@ -79,6 +79,12 @@ export interface ToManySpec extends RelationshipBase, OwnedRelationship {
   /** The target's foreign-key column pointing back here (one-to-many). */
   foreignKey?: string;
   /**
+   * With `foreignKey` (nullable): writes may set the list, which sets the target's foreign key on the
+   * named records and clears it on the others (a video stream's rooms). The policy's `update` and
+   * `create` see the named ids and must check that the caller may move those records.
+   */
+  settable?: boolean;
+  /**
    * A join table (many-to-many): column keys pointing at this resource and at the target, and fixed
    * column values that tell this relationship's rows from others in the same table (a role). A
    * read-only relationship may join through a view.

@@ -32,6 +32,10 @@ import { feedbackResource } from './feedbacks/index.js';
 import { userFavouriteSessionResource } from './user-favourite-sessions/index.js';
 import { speakerInviteResource } from './speaker-invites/index.js';
 import speakerInviteRoutes from './speaker-invites/routes.js';
+import { videoStreamResource } from './video-streams/index.js';
+import hasStreamsRoute from './video-streams/has-streams.js';
+import { groupResource } from './groups/index.js';
+import { userFollowGroupResource } from './user-follow-groups/index.js';
 
 /** Every JSON:API resource of the event service. */
 export const resources: ResourceSpec[] = [
@@ -60,6 +64,9 @@ export const resources: ResourceSpec[] = [
   feedbackResource,
   userFavouriteSessionResource,
   speakerInviteResource,
+  videoStreamResource,
+  groupResource,
+  userFollowGroupResource,
 ];
 
 /** Routes that are not a resource's CRUD: one record in two variants, computed records, actions. */
@@ -70,6 +77,7 @@ export const siteRoutes: ((app: FastifyInstance, options: { config: Config }) =>
   sessionRoutes,
   checkEmailRoute,
   speakerInviteRoutes,
+  hasStreamsRoute,
 ];
 
 export const siteTags = [

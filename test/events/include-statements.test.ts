@@ -149,3 +149,29 @@ t.test("the organizer's sessions list and the schedule: feedbacks and the caller
   const sorted = await constant(t, '/v1/events/pubevent/sessions?include=favourite&sort=-favourite-count,id', 4, owner.token);
   t.equal(sorted.data[0].attributes['favourite-count'], 2, 'by popularity');
 });
+
+t.test('the schedule with microlocation.video-stream, and the public page with the group chain: one statement per path', async (t) => {
+  await app.sql.unsafe(`
+    insert into microlocations (event_id, name) select 1, 'Room ' || g from generate_series(1, 4) g;
+    insert into video_streams (owner_event_id, event_id, name, url) values (1, 1, 'Main', 'https://meet.example.org/main');
+    insert into video_streams (owner_event_id, name, url) select 1, 'Room stream ' || g, 'https://meet.example.org/r' || g from generate_series(1, 2) g;
+    update microlocations set video_stream_id = 2 + (id % 2) where event_id = 1;
+    update sessions set microlocation_id = 1 + (id % 4) where event_id = 1;
+    insert into groups (name, user_id) values ('Summits', ${owner.id});
+    update events set group_id = 1 where id = 1;
+    insert into user_follow_groups (group_id, user_id) values (1, ${owner.id}), (1, ${stranger.id});
+  `);
+  const schedule = await constant(t, '/v1/events/pubevent/sessions?include=speakers,microlocation,track,microlocation.video-stream', 6);
+  const streams = (schedule.included as { type: string; attributes: Record<string, unknown> }[]).filter((r) => r.type === 'video-stream');
+  t.equal(streams.length, 2, 'each room stream once');
+  t.ok(streams.every((s) => !('url' in s.attributes)), 'no join details for a visitor');
+
+  resetQueries();
+  const include = 'owner,organizers,video-stream,group,group.followers,group.followers.user';
+  const page = await call(app, { url: `/v1/events/pubevent?include=${include}`, token: owner.token });
+  assertDocument(t, page, 200);
+  t.equal(queries.length, 1 + 1 + 6, 'token, event, then one per path');
+  const included = page.body.included as { type: string; id: string }[];
+  t.equal(included.filter((r) => r.type === 'user-follow-group').length, 2, "the group's owner sees both followers");
+  t.ok(included.some((r) => r.type === 'video-stream' && r.id === '1'), "the event's own stream");
+});

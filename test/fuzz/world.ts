@@ -94,6 +94,10 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     };
   };
   const socials = [await social(published), await social(draft)];
+  const stream = await create(app, admin, 'video-streams', 'video-stream', { name: 'Main', url: 'https://meet.example.org/main' }, { event: rel('event', published.event) });
+  const roomStream = await create(app, admin, 'video-streams', 'video-stream', { name: 'Room', url: 'https://meet.example.org/room' }, { rooms: { data: [{ type: 'microlocation', id: draft.microlocation }] } });
+  const group = await create(app, admin, 'groups', 'group', { name: 'Summits' }, { events: { data: [{ type: 'event', id: published.event }] } });
+  const follow = await create(app, cast.owner.token, 'user-follow-groups', 'user-follow-group', {}, { group: rel('group', group) });
   const records = (pick: (r: World['published']) => string) => [pick(published), pick(draft)];
   const ids = new Map<string, string[]>([
     ['user', [cast.owner, cast.organizer, cast.coorganizer, cast.speaker, cast.other, cast.admin].map((u) => u.id)],
@@ -121,6 +125,9 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     ['feedback', socials.map((s) => s.feedback)],
     ['user-favourite-session', socials.map((s) => s.favourite)],
     ['speaker-invite', socials.map((s) => s.invite)],
+    ['video-stream', [stream, roomStream]],
+    ['group', [group]],
+    ['user-follow-group', [follow]],
   ]);
   return {
     world,

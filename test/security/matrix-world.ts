@@ -5,7 +5,8 @@
  * page, and a notification for `owner`.
  */
 import type { FastifyInstance } from 'fastify';
-import { notifications, stripeAuthorizations } from '../../db/schema/index.js';
+import { eq } from 'drizzle-orm';
+import { events, groups, notifications, stripeAuthorizations } from '../../db/schema/index.js';
 import { buildWorld, completeOrder, create, eventAttributes, rel, type World } from '../helpers/events.js';
 import { seedUser, type TestUser } from '../helpers/users.js';
 import type { Caller } from './permission-matrix.js';
@@ -24,6 +25,10 @@ export interface MatrixWorld {
   completed: string;
   page: string;
   notification: string;
+  /** The published event's own video stream, and a group `owner` owns (the published event is in it) and follows. */
+  stream: string;
+  group: string;
+  follow: string;
   /** Path segment -> the id a `{param}` after it takes (see fill). */
   ids: Record<string, string>;
 }
@@ -37,6 +42,12 @@ export const buyOrder = (app: FastifyInstance, buyer: TestUser, event: string) =
 /** A notification for `user`, written as the server writes them. */
 export async function notify(app: FastifyInstance, user: TestUser): Promise<string> {
   const [row] = await app.db.insert(notifications).values({ userId: Number(user.id), title: 'Import done', message: 'Open Summit was imported' }).returning();
+  return String(row!.id);
+}
+
+/** A group owned by `user`, as the table stores it (the API wants a verified address); its id. */
+export async function ownGroup(app: FastifyInstance, user: TestUser): Promise<string> {
+  const [row] = await app.db.insert(groups).values({ name: `Group ${++n}`, userId: Number(user.id) }).returning({ id: groups.id });
   return String(row!.id);
 }
 
@@ -96,6 +107,11 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     session,
     event: rel('event', p.event),
   });
+  const stream = await create(app, cast.owner.token, 'video-streams', 'video-stream', { name: 'Main hall', url: 'https://meet.example.org/main', password: 'open sesame' }, { event: rel('event', p.event) });
+  // The matrix callers' addresses stay unverified (a verified user may create groups): `owner`'s group is written as stored.
+  const group = await ownGroup(app, cast.owner);
+  await app.db.update(events).set({ groupId: Number(group) }).where(eq(events.id, Number(p.event)));
+  const follow = await create(app, cast.owner.token, 'user-follow-groups', 'user-follow-group', {}, { group: rel('group', group) });
 
   const ids: Record<string, string> = {
     users: cast.owner.id,
@@ -125,8 +141,11 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     feedbacks: feedback,
     'user-favourite-sessions': favourite,
     'speaker-invites': invite,
+    'video-streams': stream,
+    groups: group,
+    'user-follow-groups': follow,
     settings: '1',
     import: 'json',
   };
-  return { world, users, tokens: tokensOf(users), bazaar, bazaarTicket, order, completed, page, notification, ids };
+  return { world, users, tokens: tokensOf(users), bazaar, bazaarTicket, order, completed, page, notification, stream, group, follow, ids };
 }

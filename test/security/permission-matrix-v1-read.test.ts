@@ -58,6 +58,13 @@ t.test('GET routes of the event service x callers', async (t) => {
     'GET /v1/taxes/{id} [tax-id, email]': () => ({
       sees: (body) => body?.data?.attributes?.['tax-id'] !== undefined && body?.data?.attributes?.email !== undefined,
     }),
+    'GET /v1/video-streams/{id} [url, password]': () => ({
+      sees: (body) => body?.data?.attributes?.url !== undefined && body?.data?.attributes?.password !== undefined,
+    }),
+    'GET /v1/groups/{id} [include=followers]': () => ({
+      query: { include: 'followers' },
+      sees: (body) => (body?.included ?? []).some((r: { type: string; id: string }) => r.type === 'user-follow-group' && r.id === w.follow),
+    }),
     'GET /v1/speakers/{id} [email, mobile]': () => ({
       sees: (body) => body?.data?.attributes?.email !== undefined && body?.data?.attributes?.mobile !== undefined,
     }),

@@ -48,6 +48,7 @@ t.test('write routes on event records x callers', async (t) => {
       ...linkage('speaker', p.speaker),
     }),
     'POST /v1/sessions/{id}/speakers': speaker,
+    'PATCH /v1/microlocations/{id}/relationships/video-stream': () => toOne('video-stream', w.stream),
     'PATCH /v1/speakers/{id}/relationships/user': () => toOne('user', w.world.cast.speaker.id),
     'PATCH /v1/speakers/{id}/relationships/sessions': () => linkage('session', p.session),
     'POST /v1/speakers/{id}/relationships/sessions': () => linkage('session', p.session),

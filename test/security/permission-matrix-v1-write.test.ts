@@ -13,8 +13,8 @@ import { issueAccountToken } from '../../src/auth/account-tokens.js';
 import { loginPair } from '../helpers/auth.js';
 import { seedUser } from '../helpers/users.js';
 import { stripeAuthorizations } from '../../db/schema/index.js';
-import { appWithRoutes, checkCoverage, runMatrix, type Recipe, type Send } from './matrix.js';
-import { buildMatrixWorld, buyOrder, notify } from './matrix-world.js';
+import { appWithRoutes, checkCoverage, inject, runMatrix, type Recipe, type Send } from './matrix.js';
+import { buildMatrixWorld, buyOrder, notify, ownGroup as ownGroupOf } from './matrix-world.js';
 import { document, freshTargets, linkage, newRecord, next, toOne, update } from './matrix-writes.js';
 import type { Caller } from './permission-matrix.js';
 
@@ -64,6 +64,11 @@ t.test('other write routes of the event service x callers', async (t) => {
     path: `/v1/${path}/${await create(app, cast.admin.token, path, type, attributes)}`,
   });
   const subTopic = () => document('event-sub-topic', { name: `Sub-topic ${next()}` }, { 'event-topic': rel('event-topic', topic) });
+  /** A room of the published event, a stream of a room of its own, and a group of `owner`'s, each new. */
+  const room = () => create(app, owner.token, 'microlocations', 'microlocation', { name: `Room ${next()}` }, { event: rel('event', p.event) });
+  const roomStream = async () =>
+    create(app, owner.token, 'video-streams', 'video-stream', { name: 'Side room', url: 'https://meet.example.org/s' }, { rooms: linkage('microlocation', await room()).document });
+  const ownGroup = () => ownGroupOf(app, owner);
   const order = (attributes: Record<string, unknown>) => document('order', attributes, { event: rel('event', w.bazaar) });
   const png = dataUri(await makeImage('png'), 'png');
   const zip = new AdmZip();
@@ -185,6 +190,37 @@ t.test('other write routes of the event service x callers', async (t) => {
     'POST /v1/notifications': () => document('notification', { 'is-read': false }),
     'PATCH /v1/notifications/{id}': () => update('notification', w.notification, { 'is-read': true }),
     'DELETE /v1/notifications/{id}': async () => ({ path: `/v1/notifications/${await notify(app, owner)}` }),
+    'PATCH /v1/events/{id}/relationships/group': async () => ({ path: `/v1/events/${await freshEvent()}/relationships/group`, ...toOne('group', w.group) }),
+    'POST /v1/video-streams': async () => document('video-stream', { name: 'Room stream', url: 'https://meet.example.org/r' }, { rooms: linkage('microlocation', await room()).document }),
+    'PATCH /v1/video-streams/{id}': () => update('video-stream', w.stream, { name: `Main hall ${next()}` }),
+    'DELETE /v1/video-streams/{id}': async () => ({ path: `/v1/video-streams/${await roomStream()}` }),
+    'PATCH /v1/video-streams/{id}/relationships/event': () => toOne('event', p.event),
+    'PATCH /v1/video-streams/{id}/relationships/rooms': () => linkage('microlocation', p.microlocation),
+    'POST /v1/video-streams/{id}/relationships/rooms': () => linkage('microlocation', p.microlocation),
+    'DELETE /v1/video-streams/{id}/relationships/rooms': async () => ({ path: `/v1/video-streams/${await roomStream()}/relationships/rooms`, ...linkage('microlocation', p.microlocation) }),
+    'POST /v1/groups': () => document('group', { name: `Group ${next()}` }),
+    'POST /v1/groups [is-promoted: true]': () => document('group', { name: `Group ${next()}`, 'is-promoted': true }),
+    'PATCH /v1/groups/{id}': () => update('group', w.group, { name: `Summits ${next()}` }),
+    'PATCH /v1/groups/{id} [is-promoted: true]': async () => {
+      const id = await ownGroup();
+      return { path: `/v1/groups/${id}`, ...update('group', id, { 'is-promoted': true }) };
+    },
+    'DELETE /v1/groups/{id}': async () => ({ path: `/v1/groups/${await ownGroup()}` }),
+    'PATCH /v1/groups/{id}/relationships/events': async () => linkage('event', await freshEvent()),
+    'POST /v1/groups/{id}/relationships/events': async () => linkage('event', await freshEvent()),
+    'DELETE /v1/groups/{id}/relationships/events': async () => {
+      const event = await freshEvent();
+      const group = await ownGroup();
+      await inject(app, 'POST', `/v1/groups/${group}/relationships/events`, { token: owner.token, ...linkage('event', event) });
+      return { path: `/v1/groups/${group}/relationships/events`, ...linkage('event', event) };
+    },
+    'POST /v1/user-follow-groups': async () => document('user-follow-group', {}, { group: rel('group', await ownGroup()) }),
+    'PATCH /v1/user-follow-groups/{id}': () => update('user-follow-group', w.follow, {}),
+    'DELETE /v1/user-follow-groups/{id}': async () => ({
+      path: `/v1/user-follow-groups/${await create(app, owner.token, 'user-follow-groups', 'user-follow-group', {}, { group: rel('group', await ownGroup()) })}`,
+    }),
+    'PATCH /v1/user-follow-groups/{id}/relationships/group': () => toOne('group', w.group),
+    'PATCH /v1/user-follow-groups/{id}/relationships/user': () => toOne('user', owner.id),
     'POST /v1/upload/file': () => ({ query: { force_local: 'true' }, ...multipart([['file', 'notes.txt', 'notes']]) }),
     'POST /v1/upload/files': () => ({ query: { force_local: 'true' }, ...multipart([['files', 'a.txt', 'a'], ['files', 'b.txt', 'b']]) }),
     'POST /v1/upload/image': () => ({ query: { force_local: 'true' }, json: { data: png } }),

@@ -123,7 +123,7 @@ export const MATRIX: Record<string, Row> = {
   [`DELETE ${USER}`]: ownerOrStaff(200),
   [`POST ${USER}/speakers`]: ownerOrStaff(201),
   ...Object.fromEntries(
-    ['speakers', 'sessions', 'orders', 'notifications', 'events', 'owner-events', 'organizer-events', 'coorganizer-events', 'feedbacks', 'favourites'].flatMap((name) => [
+    ['speakers', 'sessions', 'orders', 'notifications', 'events', 'owner-events', 'organizer-events', 'coorganizer-events', 'feedbacks', 'favourites', 'groups', 'followed-groups'].flatMap((name) => [
       [`GET ${USER}/relationships/${name}`, ownerOrStaff(200)],
       [`GET ${USER}/${name}`, ownerOrStaff(200)],
     ]),
@@ -161,6 +161,11 @@ export const MATRIX: Record<string, Row> = {
   // An event's ticket holders are its organizers' (linkage and list alike).
   [`GET ${EVENT}/relationships/attendees`]: involved(200),
   [`GET ${EVENT}/attendees`]: involved(200),
+  ...publicRelationship(EVENT, 'video-stream'),
+  [`GET ${EVENT}/has-streams`]: everyone(200),
+  ...publicRelationship(EVENT, 'group'),
+  // Only the owner of the event puts it in a group, and only in a group the owner owns.
+  [`PATCH ${EVENT}/relationships/group`]: ownerOrStaff(200),
   [`GET ${EVENT}/relationships/orders`]: involved(200),
   [`GET ${EVENT}/orders`]: involved(200),
   ...editableToMany(EVENT, 'organizers', ownerOrStaff),
@@ -253,6 +258,50 @@ export const MATRIX: Record<string, Row> = {
   'GET /v1/speakers-call/{id}': everyone(200),
   'PATCH /v1/speakers-call/{id}': involved(200),
   'DELETE /v1/speakers-call/{id}': involved(200),
+
+  ...editableToOne('/v1/microlocations/{id}', 'video-stream'),
+
+  // Video streams: seen where their event is; joined through url and password, which only the event's staff see and write.
+  'GET /v1/video-streams': everyone(200),
+  'POST /v1/video-streams': involved(201),
+  'GET /v1/video-streams/{id}': everyone(200),
+  'GET /v1/video-streams/{id} [url, password]': shownTo('owner', 'organizer', 'admin', 'superAdmin'),
+  'PATCH /v1/video-streams/{id}': involved(200),
+  'DELETE /v1/video-streams/{id}': involved(200),
+  ...editableToOne('/v1/video-streams/{id}', 'event'),
+  ...publicRelationship('/v1/video-streams/{id}', 'rooms'),
+  ...editableToMany('/v1/video-streams/{id}', 'rooms', involved),
+
+  // Groups: public; a verified user creates one and owns it; only administrators promote; followers are seen by
+  // themselves, the group's owner and administrators.
+  'GET /v1/groups': everyone(200),
+  // The matrix callers' addresses are unverified, and only users with a verified address create groups.
+  'POST /v1/groups': staffOnly(201),
+  'POST /v1/groups [is-promoted: true]': staffOnly(201),
+  'GET /v1/groups/{id}': everyone(200),
+  'GET /v1/groups/{id} [include=followers]': shownTo('owner', 'admin', 'superAdmin'),
+  'PATCH /v1/groups/{id}': ownerOrStaff(200),
+  'PATCH /v1/groups/{id} [is-promoted: true]': staffOnly(200),
+  'DELETE /v1/groups/{id}': ownerOrStaff(200),
+  ...publicRelationship('/v1/groups/{id}', 'user'),
+  ...publicRelationship('/v1/groups/{id}', 'events'),
+  ...editableToMany('/v1/groups/{id}', 'events', ownerOrStaff),
+  ...publicRelationship('/v1/groups/{id}', 'followers'),
+  ...publicRelationship('/v1/groups/{id}', 'follower'),
+  'GET /v1/user-follow-groups': everyone(200),
+  'POST /v1/user-follow-groups': signedIn(201),
+  ...Object.fromEntries(
+    [
+      'GET /v1/user-follow-groups/{id}',
+      'PATCH /v1/user-follow-groups/{id}',
+      'DELETE /v1/user-follow-groups/{id}',
+      ...['group', 'user'].flatMap((n) => [
+        `GET /v1/user-follow-groups/{id}/relationships/${n}`,
+        `PATCH /v1/user-follow-groups/{id}/relationships/${n}`,
+        `GET /v1/user-follow-groups/{id}/${n}`,
+      ]),
+    ].map((key) => [key, row(404, 404, 200, 404, 200, 200)]),
+  ),
 
   // Orders: the buyer, the event's organizers, administrators; only administrators delete.
   'GET /v1/orders': signedIn(200),

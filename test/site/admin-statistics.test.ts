@@ -138,8 +138,15 @@ t.test('user statistics count live users by their flags, their event roles and t
   t.equal((await get(USERS)).body.data.attributes.admin, 2, 'a deleted administrator does not count');
 });
 
-t.test('group statistics: this service has no groups', async (t) => {
+t.test('group statistics count live groups, their follows and their live events', async (t) => {
   t.strictSame((await get(GROUPS)).body, statistic(GROUPS, 'admin-statistics-group', { groups: 0, followers: 0, 'group-events': 0 }));
+  const owner = world.cast.owner.id;
+  const [a, b, gone] = await app.sql<{ id: number }[]>`insert into groups (name, user_id) values ('A', ${owner}), ('B', ${owner}), ('Gone', ${owner}) returning id`;
+  await app.sql`update groups set deleted_at = now() where id = ${gone!.id}`;
+  await app.sql`insert into user_follow_groups (group_id, user_id) values (${a!.id}, ${owner}), (${a!.id}, ${user.id}), (${b!.id}, ${owner}), (${gone!.id}, ${owner})`;
+  await app.sql`update events set group_id = ${a!.id} where id = ${world.published.event}`;
+  await app.sql`update events set group_id = ${gone!.id} where id = ${world.draft.event}`;
+  t.strictSame((await get(GROUPS)).body.data.attributes, { groups: 2, followers: 3, 'group-events': 1 }, 'what is in deleted groups does not count');
 });
 
 t.test('the filter forms and other query parameters', async (t) => {

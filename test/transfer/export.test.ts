@@ -93,7 +93,8 @@ const PATHS: Record<string, string> = {
   tickets: 'tickets', tax: 'tax', speakers_call: 'speakers-call',
 };
 const LINKS: Record<string, [string, string][]> = {
-  event: [['event_topic_id', 'event-topic'], ['event_type_id', 'event-type'], ['event_sub_topic_id', 'event-sub-topic'], ['owner_id', 'owner']],
+  event: [['event_topic_id', 'event-topic'], ['event_type_id', 'event-type'], ['event_sub_topic_id', 'event-sub-topic'], ['owner_id', 'owner'], ['group_id', 'group']],
+  microlocations: [['video_stream_id', 'video-stream']],
   speakers: [['user_id', 'user']],
   sessions: [['track_id', 'track'], ['microlocation_id', 'microlocation'], ['session_type_id', 'session-type'], ['creator_id', 'creator']],
 };

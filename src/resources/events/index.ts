@@ -87,6 +87,8 @@ export const eventResource = defineResource({
     'event-type': { kind: 'toOne', type: 'event-type', column: 'eventTypeId', description: 'the kind of event' },
     'event-sub-topic': { kind: 'toOne', type: 'event-sub-topic', column: 'eventSubTopicId', description: 'the sub-topic of the event\'s topic' },
     'event-copyright': { kind: 'toOne', type: 'event-copyright', foreignKey: 'eventId', readOnly: true },
+    'video-stream': { kind: 'toOne', type: 'video-stream', foreignKey: 'eventId', readOnly: true, description: "the event's own video stream" },
+    group: { kind: 'toOne', type: 'group', column: 'groupId', description: 'the group the event is part of; set by the owner of both' },
     'social-links': recordsOfEvent('social-link', 'links to the event elsewhere'),
     microlocations: recordsOfEvent('microlocation', 'rooms and places of the event'),
     sponsors: recordsOfEvent('sponsor', 'sponsors of the event'),

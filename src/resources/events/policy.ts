@@ -1,5 +1,6 @@
 import { loggedIn } from '../../auth/caller.js';
 import type { Policy } from '../../jsonapi/resource.js';
+import { guardGroupChange } from '../groups/event-group.js';
 import { eventVisible, requireRole } from './access.js';
 import { guardAdminFlags } from './options.js';
 
@@ -21,6 +22,7 @@ export const eventPolicy: Policy = {
     const rolesChange = 'organizers' in input.relationships || 'coorganizers' in input.relationships;
     await requireRole(ctx, row.id as number, rolesChange ? 'owner' : 'coorganizer');
     guardAdminFlags(ctx.caller, input, row);
+    await guardGroupChange(ctx, row, input);
   },
   delete: (ctx, row) => requireRole(ctx, row.id as number, 'organizer'),
 };

@@ -3,6 +3,7 @@ import { microlocations } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/resource.js';
 import { coordinates, deletedAt, eventOf, optionalInteger, optionalText, position, requiredText } from '../attributes.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
+import { checkRoomStream } from '../video-streams/index.js';
 
 export const microlocationResource = defineResource({
   type: 'microlocation',
@@ -24,6 +25,11 @@ export const microlocationResource = defineResource({
   relationships: {
     event: eventOf,
     sessions: { kind: 'toMany', type: 'session', foreignKey: 'microlocationId', description: 'sessions held here' },
+    'video-stream': { kind: 'toOne', type: 'video-stream', column: 'videoStreamId', description: 'the online room streaming this room, of the same event' },
   },
   policy: eventRecordPolicy(),
+  hooks: {
+    beforeCreate: (ctx, values) => checkRoomStream(ctx, values),
+    beforeUpdate: (ctx, row, values) => checkRoomStream(ctx, values, row),
+  },
 });
