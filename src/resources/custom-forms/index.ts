@@ -1,6 +1,8 @@
 import { customForms } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/resource.js';
-import { choice, eventOf, flexibleBoolean, optionalText, position, requiredText } from '../attributes.js';
+import { choice, eventOf, flexibleBoolean, optionalInteger, optionalText, position, requiredText } from '../attributes.js';
+import { translations } from '../form-values.js';
+import { checkBounds } from './bounds.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 
 const FORMS = ['attendee', 'session', 'speaker'] as const;
@@ -30,9 +32,20 @@ export const customFormResource = defineResource({
     'is-fixed': flexibleBoolean('isFixed', 'a built-in field that cannot be removed'),
     'is-public': flexibleBoolean('isPublic', 'answers are shown publicly'),
     position,
+    'is-complex': flexibleBoolean('isComplex', "a field the organizers added (answers go to the record's complex-field-values)"),
+    'is-allow-edit': flexibleBoolean('isAllowEdit', 'answers may be changed after submission'),
+    'form-id': optionalText('formId', 255, 'identifier of the form the field belongs to (the front end\'s formID; default empty)'),
+    min: optionalInteger('min', 'least length or value of an answer (default 0)'),
+    max: optionalInteger('max', 'greatest length or value of an answer (default 10); not below min'),
+    translations,
+    'main-language': optionalText('mainLanguage', 35, 'language of name (default en)'),
   },
   relationships: { event: eventOf },
   policy: eventRecordPolicy({ readersMustLogIn: true }),
+  hooks: {
+    beforeCreate: (_ctx, values) => checkBounds(values),
+    beforeUpdate: (_ctx, row, values) => checkBounds(values, row),
+  },
   unique: {
     custom_forms_field_key: {
       pointer: '/data/attributes/field-identifier',
