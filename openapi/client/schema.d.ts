@@ -2178,7 +2178,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Replace session creator
+         * @description Sets the creator (or clears it with null).
+         */
+        patch: operations["updateSessionCreatorRelationship"];
         trace?: never;
     };
     "/v1/sessions/{id}/creator": {
@@ -2602,7 +2606,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Replace order user
+         * @description Sets the user (or clears it with null).
+         */
+        patch: operations["updateOrderUserRelationship"];
         trace?: never;
     };
     "/v1/orders/{id}/user": {
@@ -4282,6 +4290,20 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /** @description where the speaker lives or comes from */
+                    location?: string | null;
+                    /** @description display order; null means 0 */
+                    order?: number | null;
+                    /** @description default false; organizers only: the speaker is not mailed about their sessions */
+                    "is-email-overridden"?: boolean;
+                    /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+                    "complex-field-values"?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                    /** @description the speaker's position among each session's speakers: {session id: position from 0} */
+                    "speaker-positions"?: {
+                        [key: string]: number;
+                    } | null;
                     /**
                      * Format: date-time
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -5098,6 +5120,20 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /** @description where the speaker lives or comes from */
+                    location?: string | null;
+                    /** @description display order; null means 0 */
+                    order?: number | null;
+                    /** @description default false; organizers only: the speaker is not mailed about their sessions */
+                    "is-email-overridden"?: boolean;
+                    /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+                    "complex-field-values"?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                    /** @description the speaker's position among each session's speakers: {session id: position from 0} */
+                    "speaker-positions"?: {
+                        [key: string]: number;
+                    } | null;
                     /**
                      * Format: date-time
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -5167,6 +5203,27 @@ export interface components {
                     "is-public"?: boolean | "true" | "false";
                     /** @description display order */
                     position?: number;
+                    /** @description a field the organizers added (answers go to the record's complex-field-values) */
+                    "is-complex"?: boolean | "true" | "false";
+                    /** @description answers may be changed after submission */
+                    "is-allow-edit"?: boolean | "true" | "false";
+                    /** @description identifier of the form the field belongs to (the front end's formID; default empty) */
+                    "form-id"?: string | null;
+                    /** @description least length or value of an answer (default 0) */
+                    min?: number | null;
+                    /** @description greatest length or value of an answer (default 10); not below min */
+                    max?: number | null;
+                    /** @description the field name in other languages: [{name, language_code, code, id, form_id, isDeleted}], at most 50; entries with isDeleted true are dropped */
+                    translations?: {
+                        id?: string | number | null;
+                        form_id?: string | null;
+                        name?: string | null;
+                        code?: string | null;
+                        language_code?: string | null;
+                        isDeleted?: boolean | null;
+                    }[] | null;
+                    /** @description language of name (default en) */
+                    "main-language"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -5616,6 +5673,10 @@ export interface components {
             /** @description display order */
             position?: number;
             "hidden-in-scheduler"?: boolean;
+            /** @description the room has a chat (default false) */
+            "is-chat-enabled"?: boolean;
+            /** @description the room is the event's main room for everyone (default false) */
+            "is-global-event-room"?: boolean;
             /**
              * Format: date-time
              * @description set when the record was deleted; deleted records are never returned
@@ -5680,6 +5741,10 @@ export interface components {
                     /** @description display order */
                     position?: number;
                     "hidden-in-scheduler"?: boolean;
+                    /** @description the room has a chat (default false) */
+                    "is-chat-enabled"?: boolean;
+                    /** @description the room is the event's main room for everyone (default false) */
+                    "is-global-event-room"?: boolean;
                     /**
                      * Format: date-time
                      * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -5721,6 +5786,10 @@ export interface components {
                     /** @description display order */
                     position?: number;
                     "hidden-in-scheduler"?: boolean;
+                    /** @description the room has a chat (default false) */
+                    "is-chat-enabled"?: boolean;
+                    /** @description the room is the event's main room for everyone (default false) */
+                    "is-global-event-room"?: boolean;
                     /**
                      * Format: date-time
                      * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -6245,6 +6314,39 @@ export interface components {
             "audio-url"?: string | null;
             /** Format: uri */
             "signup-url"?: string | null;
+            /** @description the documents of the session (slides), at most 20: [{name, link}] */
+            slides?: {
+                /** @description title of the document (may be blank while being filled in) */
+                name: string;
+                /** @description http(s) URL of the document, or blank */
+                link: string;
+            }[] | null;
+            /** Format: uri */
+            website?: string | null;
+            /** Format: uri */
+            twitter?: string | null;
+            /** Format: uri */
+            facebook?: string | null;
+            /** Format: uri */
+            github?: string | null;
+            /** Format: uri */
+            gitlab?: string | null;
+            /** Format: uri */
+            linkedin?: string | null;
+            /** Format: uri */
+            instagram?: string | null;
+            /** Format: uri */
+            mastodon?: string | null;
+            /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+            "complex-field-values"?: {
+                [key: string]: string | number | boolean | null;
+            } | null;
+            /** @description whether the speakers are to be mailed about state changes (default false) */
+            "send-email"?: boolean;
+            /** @description default false; only the event's organizers and administrators set it, and a locked session can no longer be changed by its speakers */
+            "is-locked"?: boolean;
+            /** @description default false; whether the speakers were mailed the session's state; set by organizers */
+            "is-mail-sent"?: boolean;
             /**
              * @description moves follow the transition table in the description of the session resource
              * @default draft
@@ -6257,6 +6359,11 @@ export interface components {
             "submitted-at"?: string | null;
             /** Format: date-time */
             readonly "created-at"?: string;
+            /**
+             * Format: date-time
+             * @description when the session was last changed (any change of its attributes or to-one relationships)
+             */
+            readonly "last-modified-at"?: string;
             /**
              * Format: date-time
              * @description set when the record was deleted; deleted records are never returned
@@ -6309,7 +6416,7 @@ export interface components {
                     id: string;
                 }[];
             };
-            /** @description the user who created the session */
+            /** @description the user who created the session: always the caller who creates it (a create may name only the caller); never changed */
             creator?: {
                 links: components["schemas"]["RelationshipLinks"];
                 data?: {
@@ -6386,8 +6493,41 @@ export interface components {
                     "audio-url"?: string | null;
                     /** Format: uri */
                     "signup-url"?: string | null;
-                    /** @description moves follow the transition table in the description of the session resource */
-                    state?: "draft" | "pending" | "submitted" | "accepted" | "confirmed" | "rejected" | "canceled" | "withdrawn";
+                    /** @description the documents of the session (slides), at most 20: [{name, link}] */
+                    slides?: {
+                        /** @description title of the document (may be blank while being filled in) */
+                        name: string;
+                        /** @description http(s) URL of the document, or blank */
+                        link: string;
+                    }[] | null;
+                    /** Format: uri */
+                    website?: string | null;
+                    /** Format: uri */
+                    twitter?: string | null;
+                    /** Format: uri */
+                    facebook?: string | null;
+                    /** Format: uri */
+                    github?: string | null;
+                    /** Format: uri */
+                    gitlab?: string | null;
+                    /** Format: uri */
+                    linkedin?: string | null;
+                    /** Format: uri */
+                    instagram?: string | null;
+                    /** Format: uri */
+                    mastodon?: string | null;
+                    /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+                    "complex-field-values"?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                    /** @description whether the speakers are to be mailed about state changes (default false) */
+                    "send-email"?: boolean;
+                    /** @description default false; only the event's organizers and administrators set it, and a locked session can no longer be changed by its speakers */
+                    "is-locked"?: boolean;
+                    /** @description default false; whether the speakers were mailed the session's state; set by organizers */
+                    "is-mail-sent"?: boolean;
+                    /** @description moves follow the transition table in the description of the session resource; null keeps the state (draft on create) */
+                    state?: "draft" | "pending" | "submitted" | "accepted" | "confirmed" | "rejected" | "canceled" | "withdrawn" | null;
                     /**
                      * Format: date-time
                      * @description set on the move to submitted
@@ -6398,6 +6538,11 @@ export interface components {
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when the session was last changed (any change of its attributes or to-one relationships). Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "last-modified-at"?: string | null;
                     /**
                      * Format: date-time
                      * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -6440,8 +6585,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the user who created the session. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
-                    readonly creator?: {
+                    creator?: {
                         data: {
                             /** @enum {string} */
                             type: "user";
@@ -6481,8 +6625,41 @@ export interface components {
                     "audio-url"?: string | null;
                     /** Format: uri */
                     "signup-url"?: string | null;
-                    /** @description moves follow the transition table in the description of the session resource */
-                    state?: "draft" | "pending" | "submitted" | "accepted" | "confirmed" | "rejected" | "canceled" | "withdrawn";
+                    /** @description the documents of the session (slides), at most 20: [{name, link}] */
+                    slides?: {
+                        /** @description title of the document (may be blank while being filled in) */
+                        name: string;
+                        /** @description http(s) URL of the document, or blank */
+                        link: string;
+                    }[] | null;
+                    /** Format: uri */
+                    website?: string | null;
+                    /** Format: uri */
+                    twitter?: string | null;
+                    /** Format: uri */
+                    facebook?: string | null;
+                    /** Format: uri */
+                    github?: string | null;
+                    /** Format: uri */
+                    gitlab?: string | null;
+                    /** Format: uri */
+                    linkedin?: string | null;
+                    /** Format: uri */
+                    instagram?: string | null;
+                    /** Format: uri */
+                    mastodon?: string | null;
+                    /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+                    "complex-field-values"?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                    /** @description whether the speakers are to be mailed about state changes (default false) */
+                    "send-email"?: boolean;
+                    /** @description default false; only the event's organizers and administrators set it, and a locked session can no longer be changed by its speakers */
+                    "is-locked"?: boolean;
+                    /** @description default false; whether the speakers were mailed the session's state; set by organizers */
+                    "is-mail-sent"?: boolean;
+                    /** @description moves follow the transition table in the description of the session resource; null keeps the state (draft on create) */
+                    state?: "draft" | "pending" | "submitted" | "accepted" | "confirmed" | "rejected" | "canceled" | "withdrawn" | null;
                     /**
                      * Format: date-time
                      * @description set on the move to submitted
@@ -6493,6 +6670,11 @@ export interface components {
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when the session was last changed (any change of its attributes or to-one relationships). Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "last-modified-at"?: string | null;
                     /**
                      * Format: date-time
                      * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -6535,8 +6717,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the user who created the session. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
-                    readonly creator?: {
+                    creator?: {
                         data: {
                             /** @enum {string} */
                             type: "user";
@@ -6666,6 +6847,20 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /** @description where the speaker lives or comes from */
+                    location?: string | null;
+                    /** @description display order; null means 0 */
+                    order?: number | null;
+                    /** @description default false; organizers only: the speaker is not mailed about their sessions */
+                    "is-email-overridden"?: boolean;
+                    /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+                    "complex-field-values"?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                    /** @description the speaker's position among each session's speakers: {session id: position from 0} */
+                    "speaker-positions"?: {
+                        [key: string]: number;
+                    } | null;
                     /**
                      * Format: date-time
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -6727,6 +6922,13 @@ export interface components {
             } | null;
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
+        SessionCreatorRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
+        };
         /** @description Attributes of a speaker */
         SpeakerAttributes: {
             name?: string;
@@ -6778,6 +6980,20 @@ export interface components {
             gender?: string | null;
             "heard-from"?: string | null;
             "sponsorship-required"?: string | null;
+            /** @description where the speaker lives or comes from */
+            location?: string | null;
+            /** @description display order on the speakers page (default 0); set by organizers */
+            order?: number;
+            /** @description default false; organizers only: the speaker is not mailed about their sessions */
+            "is-email-overridden"?: boolean;
+            /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+            "complex-field-values"?: {
+                [key: string]: string | number | boolean | null;
+            } | null;
+            /** @description the speaker's position among each session's speakers: {session id: position from 0} */
+            "speaker-positions"?: {
+                [key: string]: number;
+            } | null;
             /** Format: date-time */
             readonly "created-at"?: string;
             /**
@@ -6893,6 +7109,20 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /** @description where the speaker lives or comes from */
+                    location?: string | null;
+                    /** @description display order; null means 0 */
+                    order?: number | null;
+                    /** @description default false; organizers only: the speaker is not mailed about their sessions */
+                    "is-email-overridden"?: boolean;
+                    /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+                    "complex-field-values"?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                    /** @description the speaker's position among each session's speakers: {session id: position from 0} */
+                    "speaker-positions"?: {
+                        [key: string]: number;
+                    } | null;
                     /**
                      * Format: date-time
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -6985,6 +7215,20 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /** @description where the speaker lives or comes from */
+                    location?: string | null;
+                    /** @description display order; null means 0 */
+                    order?: number | null;
+                    /** @description default false; organizers only: the speaker is not mailed about their sessions */
+                    "is-email-overridden"?: boolean;
+                    /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+                    "complex-field-values"?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                    /** @description the speaker's position among each session's speakers: {session id: position from 0} */
+                    "speaker-positions"?: {
+                        [key: string]: number;
+                    } | null;
                     /**
                      * Format: date-time
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -7089,6 +7333,27 @@ export interface components {
             "is-public"?: boolean;
             /** @description display order */
             position?: number;
+            /** @description a field the organizers added (answers go to the record's complex-field-values) */
+            "is-complex"?: boolean;
+            /** @description answers may be changed after submission */
+            "is-allow-edit"?: boolean;
+            /** @description identifier of the form the field belongs to (the front end's formID; default empty) */
+            "form-id"?: string | null;
+            /** @description least length or value of an answer (default 0) */
+            min?: number | null;
+            /** @description greatest length or value of an answer (default 10); not below min */
+            max?: number | null;
+            /** @description the field name in other languages: [{name, language_code, code, id, form_id, isDeleted}], at most 50; entries with isDeleted true are dropped */
+            translations?: {
+                id?: string | number | null;
+                form_id?: string | null;
+                name?: string | null;
+                code?: string | null;
+                language_code?: string | null;
+                isDeleted?: boolean | null;
+            }[] | null;
+            /** @description language of name (default en) */
+            "main-language"?: string | null;
         };
         CustomFormRelationships: {
             /** @description the event the record belongs to; set on create and never changed */
@@ -7147,6 +7412,27 @@ export interface components {
                     "is-public"?: boolean | "true" | "false";
                     /** @description display order */
                     position?: number;
+                    /** @description a field the organizers added (answers go to the record's complex-field-values) */
+                    "is-complex"?: boolean | "true" | "false";
+                    /** @description answers may be changed after submission */
+                    "is-allow-edit"?: boolean | "true" | "false";
+                    /** @description identifier of the form the field belongs to (the front end's formID; default empty) */
+                    "form-id"?: string | null;
+                    /** @description least length or value of an answer (default 0) */
+                    min?: number | null;
+                    /** @description greatest length or value of an answer (default 10); not below min */
+                    max?: number | null;
+                    /** @description the field name in other languages: [{name, language_code, code, id, form_id, isDeleted}], at most 50; entries with isDeleted true are dropped */
+                    translations?: {
+                        id?: string | number | null;
+                        form_id?: string | null;
+                        name?: string | null;
+                        code?: string | null;
+                        language_code?: string | null;
+                        isDeleted?: boolean | null;
+                    }[] | null;
+                    /** @description language of name (default en) */
+                    "main-language"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -7183,6 +7469,27 @@ export interface components {
                     "is-public"?: boolean | "true" | "false";
                     /** @description display order */
                     position?: number;
+                    /** @description a field the organizers added (answers go to the record's complex-field-values) */
+                    "is-complex"?: boolean | "true" | "false";
+                    /** @description answers may be changed after submission */
+                    "is-allow-edit"?: boolean | "true" | "false";
+                    /** @description identifier of the form the field belongs to (the front end's formID; default empty) */
+                    "form-id"?: string | null;
+                    /** @description least length or value of an answer (default 0) */
+                    min?: number | null;
+                    /** @description greatest length or value of an answer (default 10); not below min */
+                    max?: number | null;
+                    /** @description the field name in other languages: [{name, language_code, code, id, form_id, isDeleted}], at most 50; entries with isDeleted true are dropped */
+                    translations?: {
+                        id?: string | number | null;
+                        form_id?: string | null;
+                        name?: string | null;
+                        code?: string | null;
+                        language_code?: string | null;
+                        isDeleted?: boolean | null;
+                    }[] | null;
+                    /** @description language of name (default en) */
+                    "main-language"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -7228,6 +7535,37 @@ export interface components {
                 /** @description where the attendee receives the receipt */
                 email: string;
             }[];
+            /** @description billing: company */
+            company?: string | null;
+            /** @description billing: tax or VAT number */
+            "tax-business-info"?: string | null;
+            /** @description billing: street address */
+            address?: string | null;
+            /** @description billing: city */
+            city?: string | null;
+            /** @description billing: state or region */
+            state?: string | null;
+            /** @description billing: country */
+            country?: string | null;
+            /** @description billing: postal code */
+            zipcode?: string | null;
+            /** @description the buyer gives billing details (default false) */
+            "is-billing-enabled"?: boolean;
+            /** @description expiry month of the card paid with; set by the server from the payment */
+            readonly "exp-month"?: string | null;
+            /** @description expiry year of the card paid with; set by the server from the payment */
+            readonly "exp-year"?: string | null;
+            /** @description brand of the card paid with; set by the server from the payment */
+            readonly brand?: string | null;
+            /** @description last four digits of the card paid with; set by the server from the payment */
+            readonly last4?: string | null;
+            /** @description the payment method the provider reports; set by the server from the payment */
+            readonly "paid-via"?: string | null;
+            /**
+             * Format: uri
+             * @description the tickets as PDF, once generated; set by the server
+             */
+            readonly "tickets-pdf-url"?: string | null;
             /**
              * Format: date-time
              * @description when the order became completed
@@ -7251,7 +7589,7 @@ export interface components {
                     id: string;
                 } | null;
             };
-            /** @description the buyer; the caller who created the order */
+            /** @description the buyer: the caller who creates the order (a create may name only the caller); never changed */
             user?: {
                 links: components["schemas"]["RelationshipLinks"];
                 data?: {
@@ -7305,6 +7643,37 @@ export interface components {
                         /** @description where the attendee receives the receipt */
                         email: string;
                     }[];
+                    /** @description billing: company */
+                    company?: string | null;
+                    /** @description billing: tax or VAT number */
+                    "tax-business-info"?: string | null;
+                    /** @description billing: street address */
+                    address?: string | null;
+                    /** @description billing: city */
+                    city?: string | null;
+                    /** @description billing: state or region */
+                    state?: string | null;
+                    /** @description billing: country */
+                    country?: string | null;
+                    /** @description billing: postal code */
+                    zipcode?: string | null;
+                    /** @description the buyer gives billing details (default false) */
+                    "is-billing-enabled"?: boolean | "true" | "false";
+                    /** @description expiry month of the card paid with; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "exp-month"?: string | null;
+                    /** @description expiry year of the card paid with; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "exp-year"?: string | null;
+                    /** @description brand of the card paid with; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly brand?: string | null;
+                    /** @description last four digits of the card paid with; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly last4?: string | null;
+                    /** @description the payment method the provider reports; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "paid-via"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the tickets as PDF, once generated; set by the server. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "tickets-pdf-url"?: string | null;
                     /**
                      * Format: date-time
                      * @description when the order became completed. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -7329,8 +7698,7 @@ export interface components {
                             id: string;
                         };
                     };
-                    /** @description the buyer; the caller who created the order. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
-                    readonly user?: {
+                    user?: {
                         data: {
                             /** @enum {string} */
                             type: "user";
@@ -7362,6 +7730,37 @@ export interface components {
                         /** @description where the attendee receives the receipt */
                         email: string;
                     }[];
+                    /** @description billing: company */
+                    company?: string | null;
+                    /** @description billing: tax or VAT number */
+                    "tax-business-info"?: string | null;
+                    /** @description billing: street address */
+                    address?: string | null;
+                    /** @description billing: city */
+                    city?: string | null;
+                    /** @description billing: state or region */
+                    state?: string | null;
+                    /** @description billing: country */
+                    country?: string | null;
+                    /** @description billing: postal code */
+                    zipcode?: string | null;
+                    /** @description the buyer gives billing details (default false) */
+                    "is-billing-enabled"?: boolean | "true" | "false";
+                    /** @description expiry month of the card paid with; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "exp-month"?: string | null;
+                    /** @description expiry year of the card paid with; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "exp-year"?: string | null;
+                    /** @description brand of the card paid with; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly brand?: string | null;
+                    /** @description last four digits of the card paid with; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly last4?: string | null;
+                    /** @description the payment method the provider reports; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "paid-via"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the tickets as PDF, once generated; set by the server. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "tickets-pdf-url"?: string | null;
                     /**
                      * Format: date-time
                      * @description when the order became completed. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -7386,8 +7785,7 @@ export interface components {
                             id: string;
                         };
                     };
-                    /** @description the buyer; the caller who created the order. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
-                    readonly user?: {
+                    user?: {
                         data: {
                             /** @enum {string} */
                             type: "user";
@@ -7421,6 +7819,13 @@ export interface components {
                 id: string;
             } | null;
             jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        OrderUserRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
         };
         /** @description Attributes of a page */
         PageAttributes: {
@@ -27020,6 +27425,125 @@ export interface operations {
             };
         };
     };
+    updateSessionCreatorRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["SessionCreatorRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["SessionCreatorRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
     getSessionCreator: {
         parameters: {
             query?: {
@@ -31080,6 +31604,125 @@ export interface operations {
             };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateOrderUserRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the order */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["OrderUserRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["OrderUserRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

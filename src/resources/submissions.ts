@@ -15,6 +15,8 @@ import { integerId } from '../jsonapi/values.js';
 export interface OrganizerMember {
   column: string;
   initial: unknown;
+  /** The value a sent null stands for, when the attribute's write maps null to it. */
+  nullIs?: unknown;
 }
 
 /** Two member values are the same: date-times as instants, ids as numbers. */
@@ -35,9 +37,10 @@ export function keepOrganizerMembers(
   row?: Row,
 ) {
   for (const [kind, specs] of [['attributes', members.attributes], ['relationships', members.relationships]] as const) {
-    for (const [name, { column, initial }] of Object.entries(specs ?? {})) {
-      const sent = (input[kind] as Record<string, unknown>)[name];
-      if (sent === undefined) continue;
+    for (const [name, { column, initial, nullIs }] of Object.entries(specs ?? {})) {
+      const raw = (input[kind] as Record<string, unknown>)[name];
+      if (raw === undefined) continue;
+      const sent = raw === null && nullIs !== undefined ? nullIs : raw;
       if (!same(sent, row ? row[column] : initial))
         throw forbidden(`Only organizers of the event may set ${name}`, `/data/${kind}/${name}`);
     }

@@ -43,6 +43,9 @@ export const orderResource = defineResource({
     amount: {
       column: 'amount',
       schema: Type.Number({ minimum: 0, maximum: 9_999_999_999.99, description: 'total, rounded to cents' }),
+      // ember-data sends an unset amount as null: the amount stays as it is (0 for a new order).
+      input: Nullable(Type.Number({ minimum: 0, maximum: 9_999_999_999.99, description: 'total, rounded to cents; null keeps it (0 on create)' })),
+      write: (value) => (value === null ? {} : { amount: value }),
     },
     status: {
       column: 'status',

@@ -12,7 +12,7 @@ const records = eventRecordPolicy();
 const ORGANIZER_MEMBERS = {
   attributes: {
     'is-featured': { column: 'isFeatured', initial: false },
-    order: { column: 'order', initial: 0 },
+    order: { column: 'order', initial: 0, nullIs: 0 },
     'is-email-overridden': { column: 'isEmailOverridden', initial: false },
   },
 };
