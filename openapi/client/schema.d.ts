@@ -2178,11 +2178,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /**
-         * Replace session creator
-         * @description Sets the creator (or clears it with null).
-         */
-        patch: operations["updateSessionCreatorRelationship"];
+        patch?: never;
         trace?: never;
     };
     "/v1/sessions/{id}/creator": {
@@ -2606,11 +2602,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /**
-         * Replace order user
-         * @description Sets the user (or clears it with null).
-         */
-        patch: operations["updateOrderUserRelationship"];
+        patch?: never;
         trace?: never;
     };
     "/v1/orders/{id}/user": {
@@ -5202,7 +5194,7 @@ export interface components {
                     /** @description answers are shown publicly */
                     "is-public"?: boolean | "true" | "false";
                     /** @description display order */
-                    position?: number;
+                    position?: number | null;
                     /** @description a field the organizers added (answers go to the record's complex-field-values) */
                     "is-complex"?: boolean | "true" | "false";
                     /** @description answers may be changed after submission */
@@ -6416,7 +6408,7 @@ export interface components {
                     id: string;
                 }[];
             };
-            /** @description the user who created the session: always the caller who creates it (a create may name only the caller); never changed */
+            /** @description the user who created the session (a create may name the caller) */
             creator?: {
                 links: components["schemas"]["RelationshipLinks"];
                 data?: {
@@ -6585,7 +6577,8 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    creator?: {
+                    /** @description the user who created the session (a create may name the caller). Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly creator?: {
                         data: {
                             /** @enum {string} */
                             type: "user";
@@ -6717,7 +6710,8 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    creator?: {
+                    /** @description the user who created the session (a create may name the caller). Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly creator?: {
                         data: {
                             /** @enum {string} */
                             type: "user";
@@ -6921,13 +6915,6 @@ export interface components {
                 id: string;
             } | null;
             jsonapi: components["schemas"]["JsonApiVersion"];
-        };
-        SessionCreatorRelationshipRequest: {
-            data: {
-                /** @enum {string} */
-                type: "user";
-                id: string;
-            } | null;
         };
         /** @description Attributes of a speaker */
         SpeakerAttributes: {
@@ -7411,7 +7398,7 @@ export interface components {
                     /** @description answers are shown publicly */
                     "is-public"?: boolean | "true" | "false";
                     /** @description display order */
-                    position?: number;
+                    position?: number | null;
                     /** @description a field the organizers added (answers go to the record's complex-field-values) */
                     "is-complex"?: boolean | "true" | "false";
                     /** @description answers may be changed after submission */
@@ -7468,7 +7455,7 @@ export interface components {
                     /** @description answers are shown publicly */
                     "is-public"?: boolean | "true" | "false";
                     /** @description display order */
-                    position?: number;
+                    position?: number | null;
                     /** @description a field the organizers added (answers go to the record's complex-field-values) */
                     "is-complex"?: boolean | "true" | "false";
                     /** @description answers may be changed after submission */
@@ -7589,7 +7576,7 @@ export interface components {
                     id: string;
                 } | null;
             };
-            /** @description the buyer: the caller who creates the order (a create may name only the caller); never changed */
+            /** @description the buyer: the caller who creates the order (a create may name the caller) */
             user?: {
                 links: components["schemas"]["RelationshipLinks"];
                 data?: {
@@ -7630,8 +7617,8 @@ export interface components {
                 attributes?: {
                     /** @description unique, generated; names the order in paths and receipts. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly identifier?: string | null;
-                    /** @description total, rounded to cents */
-                    amount?: number;
+                    /** @description total, rounded to cents; null keeps it (0 on create) */
+                    amount?: number | null;
                     /** @description initializing (default), pending, placed, completed, cancelled or expired; set by organizers only */
                     status?: "initializing" | "pending" | "placed" | "completed" | "cancelled" | "expired";
                     /** @description how the order is paid (default free) */
@@ -7698,7 +7685,8 @@ export interface components {
                             id: string;
                         };
                     };
-                    user?: {
+                    /** @description the buyer: the caller who creates the order (a create may name the caller). Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly user?: {
                         data: {
                             /** @enum {string} */
                             type: "user";
@@ -7717,8 +7705,8 @@ export interface components {
                 attributes?: {
                     /** @description unique, generated; names the order in paths and receipts. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly identifier?: string | null;
-                    /** @description total, rounded to cents */
-                    amount?: number;
+                    /** @description total, rounded to cents; null keeps it (0 on create) */
+                    amount?: number | null;
                     /** @description initializing (default), pending, placed, completed, cancelled or expired; set by organizers only */
                     status?: "initializing" | "pending" | "placed" | "completed" | "cancelled" | "expired";
                     /** @description how the order is paid (default free) */
@@ -7785,7 +7773,8 @@ export interface components {
                             id: string;
                         };
                     };
-                    user?: {
+                    /** @description the buyer: the caller who creates the order (a create may name the caller). Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly user?: {
                         data: {
                             /** @enum {string} */
                             type: "user";
@@ -7819,13 +7808,6 @@ export interface components {
                 id: string;
             } | null;
             jsonapi: components["schemas"]["JsonApiVersion"];
-        };
-        OrderUserRelationshipRequest: {
-            data: {
-                /** @enum {string} */
-                type: "user";
-                id: string;
-            } | null;
         };
         /** @description Attributes of a page */
         PageAttributes: {
@@ -27425,125 +27407,6 @@ export interface operations {
             };
         };
     };
-    updateSessionCreatorRelationship: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description id of the record */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/vnd.api+json": components["schemas"]["SessionCreatorRelationshipRequest"];
-            };
-        };
-        responses: {
-            /** @description The linkage after the change */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["SessionCreatorRelationship"];
-                };
-            };
-            /** @description The body is not JSON, or a query or path parameter is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description The token is missing, invalid or expired, or its account is gone */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description The caller may not do this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description Object not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description Accept excludes application/vnd.api+json */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description The type or id does not match, or the record conflicts with another */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description The request is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description Content-Type is not exactly application/vnd.api+json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description The document fails validation */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
-            503: {
-                headers: {
-                    /** @description seconds until the request may be made again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-        };
-    };
     getSessionCreator: {
         parameters: {
             query?: {
@@ -31604,125 +31467,6 @@ export interface operations {
             };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
-            503: {
-                headers: {
-                    /** @description seconds until the request may be made again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-        };
-    };
-    updateOrderUserRelationship: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description id or identifier of the order */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/vnd.api+json": components["schemas"]["OrderUserRelationshipRequest"];
-            };
-        };
-        responses: {
-            /** @description The linkage after the change */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["OrderUserRelationship"];
-                };
-            };
-            /** @description The body is not JSON, or a query or path parameter is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description The token is missing, invalid or expired, or its account is gone */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description The caller may not do this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description Object not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description Accept excludes application/vnd.api+json */
-            406: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description The type or id does not match, or the record conflicts with another */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description The request is too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description Content-Type is not exactly application/vnd.api+json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
-                };
-            };
-            /** @description The document fails validation */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,6 @@
 import { customForms } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/resource.js';
+import { Nullable } from '../../jsonapi/types.js';
 import { choice, eventOf, flexibleBoolean, optionalInteger, optionalText, position, requiredText } from '../attributes.js';
 import { translations } from '../form-values.js';
 import { checkBounds } from './bounds.js';
@@ -31,7 +32,8 @@ export const customFormResource = defineResource({
     'is-included': flexibleBoolean('isIncluded', 'the field is shown in the form'),
     'is-fixed': flexibleBoolean('isFixed', 'a built-in field that cannot be removed'),
     'is-public': flexibleBoolean('isPublic', 'answers are shown publicly'),
-    position,
+    // The form editor's new fields carry no position (app/models/custom-form.js:75): null means 0.
+    position: { ...position, input: Nullable(position.schema), write: (value) => ({ position: value ?? 0 }) },
     'is-complex': flexibleBoolean('isComplex', "a field the organizers added (answers go to the record's complex-field-values)"),
     'is-allow-edit': flexibleBoolean('isAllowEdit', 'answers may be changed after submission'),
     'form-id': optionalText('formId', 255, 'identifier of the form the field belongs to (the front end\'s formID; default empty)'),

@@ -2,7 +2,6 @@ import { and, eq, or, sql } from 'drizzle-orm';
 import { isStaff, loggedIn, requireStaff } from '../../auth/caller.js';
 import { forbidden } from '../../jsonapi/errors.js';
 import type { Ctx, Policy } from '../../jsonapi/resource.js';
-import { namesCaller } from '../submissions.js';
 import { holdsRole, inLiveEvent, inManagedEvent, namedEvent, roleIn } from '../events/access.js';
 
 /** Orders the buyer may still change; past these the order is the organizers' to change. */
@@ -39,7 +38,6 @@ export const orderPolicy: Policy = {
     const named = input.relationships.event;
     const eventId = namedEvent(named);
     await roleIn(ctx, eventId, `Related event "${String(named)}" not found`);
-    namesCaller(ctx, input, 'user');
     // The front end sends its default status, initializing, with every new order.
     const status = input.attributes.status;
     if (status !== undefined && status !== 'initializing' && !(await holdsRole(ctx, eventId, 'coorganizer'))) throw statusByOrganizers();

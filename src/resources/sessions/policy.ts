@@ -5,7 +5,7 @@ import { forbidden, unprocessable } from '../../jsonapi/errors.js';
 import type { Columns, Ctx, Policy, Row, WriteInput } from '../../jsonapi/resource.js';
 import { inManagedEvent, inVisibleEvent, namedEvent, roleIn } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
-import { checkSubmittedSpeakers, keepOrganizerMembers, namesCaller } from '../submissions.js';
+import { checkSubmittedSpeakers, keepOrganizerMembers } from '../submissions.js';
 import { ORGANIZER_MOVES, SPEAKER_MOVES, type SessionState } from './states.js';
 
 /** The caller is the user of one of the session's speakers (or, with `creator`, created the session). */
@@ -102,7 +102,6 @@ export const sessionPolicy: Policy = {
     const named = input.relationships.event;
     const eventId = namedEvent(named);
     const role = await roleIn(ctx, eventId, `Related event "${String(named)}" not found`);
-    namesCaller(ctx, input, 'creator');
     const state = (input.attributes.state ?? 'draft') as SessionState;
     if (role || isStaff(caller)) {
       if (state !== 'draft' && !ORGANIZER_MOVES.draft.includes(state))
