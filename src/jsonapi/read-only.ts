@@ -65,9 +65,9 @@ export async function dropReadOnly(ctx: Ctx, registry: Registry, model: Model, i
     if (isWritable(rel)) continue;
     const linkage = record ? await readLinkage(ctx, registry, name, rel, record) : rel.kind === 'toOne' ? null : [];
     const target = registry.get(rel.type);
-    const caller = !record && rel.kind === 'toOne' && rel.callerOnCreate && ctx.caller ? [String(ctx.caller.id)] : [];
     const sent = idSet(target, ids);
-    if (!isDeepStrictEqual(sent, idSet(target, linkageIds(linkage))) && !isDeepStrictEqual(sent, caller))
+    const namesCaller = !record && rel.kind === 'toOne' && !!rel.callerOnCreate && !!ctx.caller && isDeepStrictEqual(sent, [String(ctx.caller.id)]);
+    if (!isDeepStrictEqual(sent, idSet(target, linkageIds(linkage))) && !namesCaller)
       throw refuse(name, `/data/relationships/${name}`, rel.kind === 'toOne' ? 'null' : 'an empty list');
     delete input.relationships[name];
   }
