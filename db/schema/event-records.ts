@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  boolean, doublePrecision, index, integer, pgTable, serial, text, uniqueIndex, varchar,
+  boolean, doublePrecision, index, integer, jsonb, pgTable, serial, text, uniqueIndex, varchar,
 } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { events } from './events.js';
@@ -55,6 +55,8 @@ export const microlocations = pgTable(
     position: integer('position').notNull().default(0),
     hiddenInScheduler: boolean('hidden_in_scheduler').notNull().default(false),
     videoStreamId: integer('video_stream_id').references(() => videoStreams.id, { onDelete: 'set null' }),
+    isChatEnabled: boolean('is_chat_enabled').notNull().default(false),
+    isGlobalEventRoom: boolean('is_global_event_room').notNull().default(false),
     deletedAt: stamp('deleted_at'),
   },
   (t) => [
@@ -122,6 +124,13 @@ export const customForms = pgTable(
     isFixed: boolean('is_fixed').notNull().default(false),
     isPublic: boolean('is_public').notNull().default(false),
     position: integer('position').notNull().default(0),
+    isComplex: boolean('is_complex').notNull().default(false),
+    isAllowEdit: boolean('is_allow_edit').notNull().default(false),
+    formId: varchar('form_id', { length: 255 }),
+    min: integer('min').default(0),
+    max: integer('max').default(10),
+    translations: jsonb('translations').$type<Record<string, unknown>[]>(),
+    mainLanguage: varchar('main_language', { length: 35 }).default('en'),
   },
   (t) => [uniqueIndex('custom_forms_field_key').on(t.eventId, t.form, t.fieldIdentifier)],
 );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, numeric, pgTable, serial, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, numeric, pgTable, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { events } from './events.js';
 import { users } from './users.js';
@@ -31,6 +31,21 @@ export const orders = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
+    company: varchar('company', { length: 255 }),
+    taxBusinessInfo: varchar('tax_business_info', { length: 255 }),
+    address: varchar('address', { length: 1024 }),
+    city: varchar('city', { length: 255 }),
+    state: varchar('state', { length: 255 }),
+    country: varchar('country', { length: 255 }),
+    zipcode: varchar('zipcode', { length: 32 }),
+    isBillingEnabled: boolean('is_billing_enabled').notNull().default(false),
+    // Card and payment details only a payment provider's answer fills in; this service takes no payments.
+    expMonth: varchar('exp_month', { length: 2 }),
+    expYear: varchar('exp_year', { length: 4 }),
+    brand: varchar('brand', { length: 32 }),
+    last4: varchar('last4', { length: 4 }),
+    paidVia: varchar('paid_via', { length: 32 }),
+    ticketsPdfUrl: text('tickets_pdf_url'),
     completedAt: stamp('completed_at'),
     createdAt: stamp('created_at').notNull().defaultNow(),
     deletedAt: stamp('deleted_at'),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
 import { microlocations, sessionTypes, tracks } from './event-records.js';
 import { events } from './events.js';
@@ -25,6 +25,19 @@ export const sessions = pgTable(
     videoUrl: text('video_url'),
     audioUrl: text('audio_url'),
     signupUrl: text('signup_url'),
+    website: text('website'),
+    twitter: text('twitter'),
+    facebook: text('facebook'),
+    github: text('github'),
+    gitlab: text('gitlab'),
+    linkedin: text('linkedin'),
+    instagram: text('instagram'),
+    mastodon: text('mastodon'),
+    slides: jsonb('slides').$type<{ name: string; link: string }[]>(),
+    complexFieldValues: jsonb('complex_field_values').$type<Record<string, string | number | boolean | null>>(),
+    sendEmail: boolean('send_email').notNull().default(false),
+    isLocked: boolean('is_locked').notNull().default(false),
+    isMailSent: boolean('is_mail_sent').notNull().default(false),
     state: varchar('state', { length: 16 }).notNull().default('draft'),
     submittedAt: stamp('submitted_at'),
     trackId: integer('track_id').references(() => tracks.id),
@@ -35,6 +48,8 @@ export const sessions = pgTable(
     averageRating: doublePrecision('average_rating').notNull().default(0),
     favouriteCount: integer('favourite_count').notNull().default(0),
     createdAt: stamp('created_at').notNull().defaultNow(),
+    // Kept by a trigger (see the migration's hand-written block): every update of the row sets it.
+    lastModifiedAt: stamp('last_modified_at').notNull().defaultNow(),
     deletedAt: stamp('deleted_at'),
   },
   (t) => [
@@ -83,6 +98,11 @@ export const speakers = pgTable(
     gender: varchar('gender', { length: 32 }),
     heardFrom: varchar('heard_from', { length: 255 }),
     sponsorshipRequired: text('sponsorship_required'),
+    location: varchar('location', { length: 255 }),
+    order: integer('order').notNull().default(0),
+    isEmailOverridden: boolean('is_email_overridden').notNull().default(false),
+    complexFieldValues: jsonb('complex_field_values').$type<Record<string, string | number | boolean | null>>(),
+    speakerPositions: jsonb('speaker_positions').$type<Record<string, number>>(),
     createdAt: stamp('created_at').notNull().defaultNow(),
     deletedAt: stamp('deleted_at'),
   },

@@ -7411,6 +7411,20 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /** @description where the speaker lives or comes from */
+                    location?: string | null;
+                    /** @description display order; null means 0 */
+                    order?: number | null;
+                    /** @description default false; organizers only: the speaker is not mailed about their sessions */
+                    "is-email-overridden"?: boolean;
+                    /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+                    "complex-field-values"?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                    /** @description the speaker's position among each session's speakers: {session id: position from 0} */
+                    "speaker-positions"?: {
+                        [key: string]: number;
+                    } | null;
                     /**
                      * Format: date-time
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -8986,6 +9000,20 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /** @description where the speaker lives or comes from */
+                    location?: string | null;
+                    /** @description display order; null means 0 */
+                    order?: number | null;
+                    /** @description default false; organizers only: the speaker is not mailed about their sessions */
+                    "is-email-overridden"?: boolean;
+                    /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+                    "complex-field-values"?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                    /** @description the speaker's position among each session's speakers: {session id: position from 0} */
+                    "speaker-positions"?: {
+                        [key: string]: number;
+                    } | null;
                     /**
                      * Format: date-time
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -9054,7 +9082,28 @@ export interface components {
                     /** @description answers are shown publicly */
                     "is-public"?: boolean | "true" | "false";
                     /** @description display order */
-                    position?: number;
+                    position?: number | null;
+                    /** @description a field the organizers added (answers go to the record's complex-field-values) */
+                    "is-complex"?: boolean | "true" | "false";
+                    /** @description answers may be changed after submission */
+                    "is-allow-edit"?: boolean | "true" | "false";
+                    /** @description identifier of the form the field belongs to (the front end's formID; default empty) */
+                    "form-id"?: string | null;
+                    /** @description least length or value of an answer (default 0) */
+                    min?: number | null;
+                    /** @description greatest length or value of an answer (default 10); not below min */
+                    max?: number | null;
+                    /** @description the field name in other languages: [{name, language_code, code, id, form_id, isDeleted}], at most 50; entries with isDeleted true are dropped */
+                    translations?: {
+                        id?: string | number | null;
+                        form_id?: string | null;
+                        name?: string | null;
+                        code?: string | null;
+                        language_code?: string | null;
+                        isDeleted?: boolean | null;
+                    }[] | null;
+                    /** @description language of name (default en) */
+                    "main-language"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -9968,6 +10017,10 @@ export interface components {
             /** @description display order */
             position?: number;
             "hidden-in-scheduler"?: boolean;
+            /** @description the room has a chat (default false) */
+            "is-chat-enabled"?: boolean;
+            /** @description the room is the event's main room for everyone (default false) */
+            "is-global-event-room"?: boolean;
             /**
              * Format: date-time
              * @description set when the record was deleted; deleted records are never returned
@@ -10041,6 +10094,10 @@ export interface components {
                     /** @description display order */
                     position?: number;
                     "hidden-in-scheduler"?: boolean;
+                    /** @description the room has a chat (default false) */
+                    "is-chat-enabled"?: boolean;
+                    /** @description the room is the event's main room for everyone (default false) */
+                    "is-global-event-room"?: boolean;
                     /**
                      * Format: date-time
                      * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -10089,6 +10146,10 @@ export interface components {
                     /** @description display order */
                     position?: number;
                     "hidden-in-scheduler"?: boolean;
+                    /** @description the room has a chat (default false) */
+                    "is-chat-enabled"?: boolean;
+                    /** @description the room is the event's main room for everyone (default false) */
+                    "is-global-event-room"?: boolean;
                     /**
                      * Format: date-time
                      * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -10636,6 +10697,39 @@ export interface components {
             "audio-url"?: string | null;
             /** Format: uri */
             "signup-url"?: string | null;
+            /** @description the documents of the session (slides), at most 20: [{name, link}] */
+            slides?: {
+                /** @description title of the document (may be blank while being filled in) */
+                name: string;
+                /** @description http(s) URL of the document, or blank */
+                link: string;
+            }[] | null;
+            /** Format: uri */
+            website?: string | null;
+            /** Format: uri */
+            twitter?: string | null;
+            /** Format: uri */
+            facebook?: string | null;
+            /** Format: uri */
+            github?: string | null;
+            /** Format: uri */
+            gitlab?: string | null;
+            /** Format: uri */
+            linkedin?: string | null;
+            /** Format: uri */
+            instagram?: string | null;
+            /** Format: uri */
+            mastodon?: string | null;
+            /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+            "complex-field-values"?: {
+                [key: string]: string | number | boolean | null;
+            } | null;
+            /** @description whether the speakers are to be mailed about state changes (default false) */
+            "send-email"?: boolean;
+            /** @description default false; only the event's organizers and administrators set it, and a locked session can no longer be changed by its speakers */
+            "is-locked"?: boolean;
+            /** @description default false; whether the speakers were mailed the session's state; set by organizers */
+            "is-mail-sent"?: boolean;
             /**
              * @description moves follow the transition table in the description of the session resource
              * @default draft
@@ -10648,6 +10742,11 @@ export interface components {
             "submitted-at"?: string | null;
             /** Format: date-time */
             readonly "created-at"?: string;
+            /**
+             * Format: date-time
+             * @description when the session was last changed (any change of its attributes or to-one relationships)
+             */
+            readonly "last-modified-at"?: string;
             /**
              * Format: date-time
              * @description set when the record was deleted; deleted records are never returned
@@ -10704,7 +10803,7 @@ export interface components {
                     id: string;
                 }[];
             };
-            /** @description the user who created the session */
+            /** @description the user who created the session (a create may name the caller) */
             creator?: {
                 links: components["schemas"]["RelationshipLinks"];
                 data?: {
@@ -10817,8 +10916,41 @@ export interface components {
                     "audio-url"?: string | null;
                     /** Format: uri */
                     "signup-url"?: string | null;
-                    /** @description moves follow the transition table in the description of the session resource */
-                    state?: "draft" | "pending" | "submitted" | "accepted" | "confirmed" | "rejected" | "canceled" | "withdrawn";
+                    /** @description the documents of the session (slides), at most 20: [{name, link}] */
+                    slides?: {
+                        /** @description title of the document (may be blank while being filled in) */
+                        name: string;
+                        /** @description http(s) URL of the document, or blank */
+                        link: string;
+                    }[] | null;
+                    /** Format: uri */
+                    website?: string | null;
+                    /** Format: uri */
+                    twitter?: string | null;
+                    /** Format: uri */
+                    facebook?: string | null;
+                    /** Format: uri */
+                    github?: string | null;
+                    /** Format: uri */
+                    gitlab?: string | null;
+                    /** Format: uri */
+                    linkedin?: string | null;
+                    /** Format: uri */
+                    instagram?: string | null;
+                    /** Format: uri */
+                    mastodon?: string | null;
+                    /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+                    "complex-field-values"?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                    /** @description whether the speakers are to be mailed about state changes (default false) */
+                    "send-email"?: boolean;
+                    /** @description default false; only the event's organizers and administrators set it, and a locked session can no longer be changed by its speakers */
+                    "is-locked"?: boolean;
+                    /** @description default false; whether the speakers were mailed the session's state; set by organizers */
+                    "is-mail-sent"?: boolean;
+                    /** @description moves follow the transition table in the description of the session resource; null keeps the state (draft on create) */
+                    state?: "draft" | "pending" | "submitted" | "accepted" | "confirmed" | "rejected" | "canceled" | "withdrawn" | null;
                     /**
                      * Format: date-time
                      * @description set on the move to submitted
@@ -10829,6 +10961,11 @@ export interface components {
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when the session was last changed (any change of its attributes or to-one relationships). Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "last-modified-at"?: string | null;
                     /**
                      * Format: date-time
                      * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -10875,7 +11012,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the user who created the session. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    /** @description the user who created the session (a create may name the caller). Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly creator?: {
                         data: {
                             /** @enum {string} */
@@ -10948,8 +11085,41 @@ export interface components {
                     "audio-url"?: string | null;
                     /** Format: uri */
                     "signup-url"?: string | null;
-                    /** @description moves follow the transition table in the description of the session resource */
-                    state?: "draft" | "pending" | "submitted" | "accepted" | "confirmed" | "rejected" | "canceled" | "withdrawn";
+                    /** @description the documents of the session (slides), at most 20: [{name, link}] */
+                    slides?: {
+                        /** @description title of the document (may be blank while being filled in) */
+                        name: string;
+                        /** @description http(s) URL of the document, or blank */
+                        link: string;
+                    }[] | null;
+                    /** Format: uri */
+                    website?: string | null;
+                    /** Format: uri */
+                    twitter?: string | null;
+                    /** Format: uri */
+                    facebook?: string | null;
+                    /** Format: uri */
+                    github?: string | null;
+                    /** Format: uri */
+                    gitlab?: string | null;
+                    /** Format: uri */
+                    linkedin?: string | null;
+                    /** Format: uri */
+                    instagram?: string | null;
+                    /** Format: uri */
+                    mastodon?: string | null;
+                    /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+                    "complex-field-values"?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                    /** @description whether the speakers are to be mailed about state changes (default false) */
+                    "send-email"?: boolean;
+                    /** @description default false; only the event's organizers and administrators set it, and a locked session can no longer be changed by its speakers */
+                    "is-locked"?: boolean;
+                    /** @description default false; whether the speakers were mailed the session's state; set by organizers */
+                    "is-mail-sent"?: boolean;
+                    /** @description moves follow the transition table in the description of the session resource; null keeps the state (draft on create) */
+                    state?: "draft" | "pending" | "submitted" | "accepted" | "confirmed" | "rejected" | "canceled" | "withdrawn" | null;
                     /**
                      * Format: date-time
                      * @description set on the move to submitted
@@ -10960,6 +11130,11 @@ export interface components {
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "created-at"?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when the session was last changed (any change of its attributes or to-one relationships). Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "last-modified-at"?: string | null;
                     /**
                      * Format: date-time
                      * @description set when the record was deleted; deleted records are never returned. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -11006,7 +11181,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the user who created the session. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    /** @description the user who created the session (a create may name the caller). Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly creator?: {
                         data: {
                             /** @enum {string} */
@@ -11169,6 +11344,20 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /** @description where the speaker lives or comes from */
+                    location?: string | null;
+                    /** @description display order; null means 0 */
+                    order?: number | null;
+                    /** @description default false; organizers only: the speaker is not mailed about their sessions */
+                    "is-email-overridden"?: boolean;
+                    /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+                    "complex-field-values"?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                    /** @description the speaker's position among each session's speakers: {session id: position from 0} */
+                    "speaker-positions"?: {
+                        [key: string]: number;
+                    } | null;
                     /**
                      * Format: date-time
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -11317,6 +11506,20 @@ export interface components {
             gender?: string | null;
             "heard-from"?: string | null;
             "sponsorship-required"?: string | null;
+            /** @description where the speaker lives or comes from */
+            location?: string | null;
+            /** @description display order on the speakers page (default 0); set by organizers */
+            order?: number;
+            /** @description default false; organizers only: the speaker is not mailed about their sessions */
+            "is-email-overridden"?: boolean;
+            /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+            "complex-field-values"?: {
+                [key: string]: string | number | boolean | null;
+            } | null;
+            /** @description the speaker's position among each session's speakers: {session id: position from 0} */
+            "speaker-positions"?: {
+                [key: string]: number;
+            } | null;
             /** Format: date-time */
             readonly "created-at"?: string;
             /**
@@ -11432,6 +11635,20 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /** @description where the speaker lives or comes from */
+                    location?: string | null;
+                    /** @description display order; null means 0 */
+                    order?: number | null;
+                    /** @description default false; organizers only: the speaker is not mailed about their sessions */
+                    "is-email-overridden"?: boolean;
+                    /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+                    "complex-field-values"?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                    /** @description the speaker's position among each session's speakers: {session id: position from 0} */
+                    "speaker-positions"?: {
+                        [key: string]: number;
+                    } | null;
                     /**
                      * Format: date-time
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -11524,6 +11741,20 @@ export interface components {
                     gender?: string | null;
                     "heard-from"?: string | null;
                     "sponsorship-required"?: string | null;
+                    /** @description where the speaker lives or comes from */
+                    location?: string | null;
+                    /** @description display order; null means 0 */
+                    order?: number | null;
+                    /** @description default false; organizers only: the speaker is not mailed about their sessions */
+                    "is-email-overridden"?: boolean;
+                    /** @description answers to the event's complex custom form fields: {field-identifier: string, number, boolean or null}, at most 30 fields, strings up to 10000 characters */
+                    "complex-field-values"?: {
+                        [key: string]: string | number | boolean | null;
+                    } | null;
+                    /** @description the speaker's position among each session's speakers: {session id: position from 0} */
+                    "speaker-positions"?: {
+                        [key: string]: number;
+                    } | null;
                     /**
                      * Format: date-time
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -11628,6 +11859,27 @@ export interface components {
             "is-public"?: boolean;
             /** @description display order */
             position?: number;
+            /** @description a field the organizers added (answers go to the record's complex-field-values) */
+            "is-complex"?: boolean;
+            /** @description answers may be changed after submission */
+            "is-allow-edit"?: boolean;
+            /** @description identifier of the form the field belongs to (the front end's formID; default empty) */
+            "form-id"?: string | null;
+            /** @description least length or value of an answer (default 0) */
+            min?: number | null;
+            /** @description greatest length or value of an answer (default 10); not below min */
+            max?: number | null;
+            /** @description the field name in other languages: [{name, language_code, code, id, form_id, isDeleted}], at most 50; entries with isDeleted true are dropped */
+            translations?: {
+                id?: string | number | null;
+                form_id?: string | null;
+                name?: string | null;
+                code?: string | null;
+                language_code?: string | null;
+                isDeleted?: boolean | null;
+            }[] | null;
+            /** @description language of name (default en) */
+            "main-language"?: string | null;
         };
         CustomFormRelationships: {
             /** @description the event the record belongs to; set on create and never changed */
@@ -11685,7 +11937,28 @@ export interface components {
                     /** @description answers are shown publicly */
                     "is-public"?: boolean | "true" | "false";
                     /** @description display order */
-                    position?: number;
+                    position?: number | null;
+                    /** @description a field the organizers added (answers go to the record's complex-field-values) */
+                    "is-complex"?: boolean | "true" | "false";
+                    /** @description answers may be changed after submission */
+                    "is-allow-edit"?: boolean | "true" | "false";
+                    /** @description identifier of the form the field belongs to (the front end's formID; default empty) */
+                    "form-id"?: string | null;
+                    /** @description least length or value of an answer (default 0) */
+                    min?: number | null;
+                    /** @description greatest length or value of an answer (default 10); not below min */
+                    max?: number | null;
+                    /** @description the field name in other languages: [{name, language_code, code, id, form_id, isDeleted}], at most 50; entries with isDeleted true are dropped */
+                    translations?: {
+                        id?: string | number | null;
+                        form_id?: string | null;
+                        name?: string | null;
+                        code?: string | null;
+                        language_code?: string | null;
+                        isDeleted?: boolean | null;
+                    }[] | null;
+                    /** @description language of name (default en) */
+                    "main-language"?: string | null;
                 };
                 relationships: {
                     event: {
@@ -11721,7 +11994,28 @@ export interface components {
                     /** @description answers are shown publicly */
                     "is-public"?: boolean | "true" | "false";
                     /** @description display order */
-                    position?: number;
+                    position?: number | null;
+                    /** @description a field the organizers added (answers go to the record's complex-field-values) */
+                    "is-complex"?: boolean | "true" | "false";
+                    /** @description answers may be changed after submission */
+                    "is-allow-edit"?: boolean | "true" | "false";
+                    /** @description identifier of the form the field belongs to (the front end's formID; default empty) */
+                    "form-id"?: string | null;
+                    /** @description least length or value of an answer (default 0) */
+                    min?: number | null;
+                    /** @description greatest length or value of an answer (default 10); not below min */
+                    max?: number | null;
+                    /** @description the field name in other languages: [{name, language_code, code, id, form_id, isDeleted}], at most 50; entries with isDeleted true are dropped */
+                    translations?: {
+                        id?: string | number | null;
+                        form_id?: string | null;
+                        name?: string | null;
+                        code?: string | null;
+                        language_code?: string | null;
+                        isDeleted?: boolean | null;
+                    }[] | null;
+                    /** @description language of name (default en) */
+                    "main-language"?: string | null;
                 };
                 relationships?: {
                     event?: {
@@ -11767,6 +12061,37 @@ export interface components {
                 /** @description where the attendee receives the receipt */
                 email: string;
             }[];
+            /** @description billing: company */
+            company?: string | null;
+            /** @description billing: tax or VAT number */
+            "tax-business-info"?: string | null;
+            /** @description billing: street address */
+            address?: string | null;
+            /** @description billing: city */
+            city?: string | null;
+            /** @description billing: state or region */
+            state?: string | null;
+            /** @description billing: country */
+            country?: string | null;
+            /** @description billing: postal code */
+            zipcode?: string | null;
+            /** @description the buyer gives billing details (default false) */
+            "is-billing-enabled"?: boolean;
+            /** @description expiry month of the card paid with; set by the server from the payment */
+            readonly "exp-month"?: string | null;
+            /** @description expiry year of the card paid with; set by the server from the payment */
+            readonly "exp-year"?: string | null;
+            /** @description brand of the card paid with; set by the server from the payment */
+            readonly brand?: string | null;
+            /** @description last four digits of the card paid with; set by the server from the payment */
+            readonly last4?: string | null;
+            /** @description the payment method the provider reports; set by the server from the payment */
+            readonly "paid-via"?: string | null;
+            /**
+             * Format: uri
+             * @description the tickets as PDF, once generated; set by the server
+             */
+            readonly "tickets-pdf-url"?: string | null;
             /**
              * Format: date-time
              * @description when the order became completed
@@ -11790,7 +12115,7 @@ export interface components {
                     id: string;
                 } | null;
             };
-            /** @description the buyer; the caller who created the order */
+            /** @description the buyer: the caller who creates the order (a create may name the caller) */
             user?: {
                 links: components["schemas"]["RelationshipLinks"];
                 data?: {
@@ -11849,8 +12174,8 @@ export interface components {
                 attributes?: {
                     /** @description unique, generated; names the order in paths and receipts. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly identifier?: string | null;
-                    /** @description total, rounded to cents */
-                    amount?: number;
+                    /** @description total, rounded to cents; null keeps it (0 on create) */
+                    amount?: number | null;
                     /** @description initializing (default), pending, placed, completed, cancelled or expired; set by organizers only */
                     status?: "initializing" | "pending" | "placed" | "completed" | "cancelled" | "expired";
                     /** @description how the order is paid (default free) */
@@ -11862,6 +12187,37 @@ export interface components {
                         /** @description where the attendee receives the receipt */
                         email: string;
                     }[];
+                    /** @description billing: company */
+                    company?: string | null;
+                    /** @description billing: tax or VAT number */
+                    "tax-business-info"?: string | null;
+                    /** @description billing: street address */
+                    address?: string | null;
+                    /** @description billing: city */
+                    city?: string | null;
+                    /** @description billing: state or region */
+                    state?: string | null;
+                    /** @description billing: country */
+                    country?: string | null;
+                    /** @description billing: postal code */
+                    zipcode?: string | null;
+                    /** @description the buyer gives billing details (default false) */
+                    "is-billing-enabled"?: boolean | "true" | "false";
+                    /** @description expiry month of the card paid with; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "exp-month"?: string | null;
+                    /** @description expiry year of the card paid with; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "exp-year"?: string | null;
+                    /** @description brand of the card paid with; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly brand?: string | null;
+                    /** @description last four digits of the card paid with; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly last4?: string | null;
+                    /** @description the payment method the provider reports; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "paid-via"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the tickets as PDF, once generated; set by the server. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "tickets-pdf-url"?: string | null;
                     /**
                      * Format: date-time
                      * @description when the order became completed. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -11886,7 +12242,7 @@ export interface components {
                             id: string;
                         };
                     };
-                    /** @description the buyer; the caller who created the order. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    /** @description the buyer: the caller who creates the order (a create may name the caller). Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly user?: {
                         data: {
                             /** @enum {string} */
@@ -11922,8 +12278,8 @@ export interface components {
                 attributes?: {
                     /** @description unique, generated; names the order in paths and receipts. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly identifier?: string | null;
-                    /** @description total, rounded to cents */
-                    amount?: number;
+                    /** @description total, rounded to cents; null keeps it (0 on create) */
+                    amount?: number | null;
                     /** @description initializing (default), pending, placed, completed, cancelled or expired; set by organizers only */
                     status?: "initializing" | "pending" | "placed" | "completed" | "cancelled" | "expired";
                     /** @description how the order is paid (default free) */
@@ -11935,6 +12291,37 @@ export interface components {
                         /** @description where the attendee receives the receipt */
                         email: string;
                     }[];
+                    /** @description billing: company */
+                    company?: string | null;
+                    /** @description billing: tax or VAT number */
+                    "tax-business-info"?: string | null;
+                    /** @description billing: street address */
+                    address?: string | null;
+                    /** @description billing: city */
+                    city?: string | null;
+                    /** @description billing: state or region */
+                    state?: string | null;
+                    /** @description billing: country */
+                    country?: string | null;
+                    /** @description billing: postal code */
+                    zipcode?: string | null;
+                    /** @description the buyer gives billing details (default false) */
+                    "is-billing-enabled"?: boolean | "true" | "false";
+                    /** @description expiry month of the card paid with; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "exp-month"?: string | null;
+                    /** @description expiry year of the card paid with; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "exp-year"?: string | null;
+                    /** @description brand of the card paid with; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly brand?: string | null;
+                    /** @description last four digits of the card paid with; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly last4?: string | null;
+                    /** @description the payment method the provider reports; set by the server from the payment. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "paid-via"?: string | null;
+                    /**
+                     * Format: uri
+                     * @description the tickets as PDF, once generated; set by the server. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
+                     */
+                    readonly "tickets-pdf-url"?: string | null;
                     /**
                      * Format: date-time
                      * @description when the order became completed. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -11959,7 +12346,7 @@ export interface components {
                             id: string;
                         };
                     };
-                    /** @description the buyer; the caller who created the order. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    /** @description the buyer: the caller who creates the order (a create may name the caller). Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
                     readonly user?: {
                         data: {
                             /** @enum {string} */

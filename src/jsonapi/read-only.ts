@@ -68,7 +68,9 @@ export async function dropReadOnly(ctx: Ctx, registry: Registry, model: Model, i
     if (isWritable(rel)) continue;
     const linkage = record ? await readLinkage(ctx, registry, name, rel, record) : rel.kind === 'toOne' ? null : [];
     const target = registry.get(rel.type);
-    if (!isDeepStrictEqual(idSet(target, ids), idSet(target, linkageIds(linkage))))
+    const sent = idSet(target, ids);
+    const namesCaller = !record && rel.kind === 'toOne' && !!rel.callerOnCreate && !!ctx.caller && isDeepStrictEqual(sent, [String(ctx.caller.id)]);
+    if (!isDeepStrictEqual(sent, idSet(target, linkageIds(linkage))) && !namesCaller)
       throw refuse(name, `/data/relationships/${name}`, rel.kind === 'toOne' ? 'null' : 'an empty list');
     delete input.relationships[name];
   }

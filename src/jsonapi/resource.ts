@@ -72,6 +72,11 @@ export interface ToOneSpec extends RelationshipBase, OwnedRelationship {
   required?: boolean;
   /** Set on create and never changed afterwards (records do not move between events). */
   immutable?: boolean;
+  /**
+   * A read-only link the server sets to the caller on create (a session's creator, an order's buyer):
+   * a create may name the caller there, as clients that fill it in themselves do.
+   */
+  callerOnCreate?: boolean;
 }
 
 export interface ToManySpec extends RelationshipBase, OwnedRelationship {

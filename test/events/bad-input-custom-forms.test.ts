@@ -13,11 +13,11 @@ import { expectError } from '../helpers/users.js';
 type Case = RefusedCase<Omit<Call, 'token'>>;
 
 const at = (name: string) => `/data/attributes/${name}`;
-const BOOLEANS = ['is-required', 'is-included', 'is-fixed', 'is-public'];
+const BOOLEANS = ['is-required', 'is-included', 'is-fixed', 'is-public', 'is-complex', 'is-allow-edit'];
 const NOT_BOOLEANS: unknown[] = ['yes', 1, 0, 'True', 'FALSE', ' true', 'on', null, ['true']];
 
 /** [attribute, value, what]: refused with 422 at that attribute on create and update. */
-const WRONG: [string, unknown, string][] = [
+const WRONG: [string, unknown, string, string?][] = [
   ['form', 'ticket', 'an unknown form'],
   ['form', 'Speaker', 'a form in the wrong case'],
   ['form', null, 'form cleared'],
@@ -35,8 +35,17 @@ const WRONG: [string, unknown, string][] = [
   ['position', 1.5, 'a fractional position'],
   ['position', '1', 'a position as a string'],
   ['position', 2147483648, 'a position beyond int32'],
-  ['position', null, 'position cleared'],
-  ...BOOLEANS.flatMap((name) => NOT_BOOLEANS.map((v): [string, unknown, string] => [name, v, `${JSON.stringify(v)} as a boolean`])),
+  ['form-id', 'f'.repeat(256), 'a form-id over 255 characters'],
+  ['min', 1.5, 'a fractional min'],
+  ['max', '10', 'a max as a string'],
+  ['min', 2147483648, 'a min beyond int32'],
+  ['translations', { fr: 'Taille' }, 'translations as an object'],
+  ['translations', [{ name: 'Taille', language_code: 'fr', note: 'x' }], 'a translation with an extra member', at('translations/0/note')],
+  ['translations', [{ name: 3, language_code: 'fr' }], 'a translation name as a number', at('translations/0/name')],
+  ['translations', Array.from({ length: 51 }, () => ({ name: 'x', language_code: 'fr' })), '51 translations'],
+  ['translations', [{ name: 'x', language_code: 'l'.repeat(36) }], 'a language code over 35 characters', at('translations/0/language_code')],
+  ['main-language', 'l'.repeat(36), 'a main-language over 35 characters'],
+  ...BOOLEANS.flatMap((name) => NOT_BOOLEANS.map((v): [string, unknown, string, string?] => [name, v, `${JSON.stringify(v)} as a boolean`])),
   ['required', true, 'an unknown attribute'],
 ];
 
@@ -80,7 +89,8 @@ t.test('bad input to custom forms', async (t) => {
       ['another event than the path', viaEvent(pub.event, valid, { event: rel('event', draft.event) }), 409, '/data/relationships/event'],
       ['an event path that does not exist', viaEvent('99999999999', valid), 404],
       ['an identifier path that does not exist', viaEvent('zzzzzzzz', valid), 404],
-      ...WRONG.map(([name, value, what]): Case => [`${name}: ${what}`, make({ ...valid, [name]: value }), 422, at(name)]),
+      ...WRONG.map(([name, value, what, pointer]): Case => [`${name}: ${what}`, make({ ...valid, [name]: value }), 422, pointer ?? at(name)]),
+      ['max below min', make({ ...valid, min: 9, max: 8 }), 422, at('max')],
       ...WRONG.slice(0, 3).map(([name, value, what]): Case => [`via the event path, ${name}: ${what}`, viaEvent(pub.event, { ...valid, [name]: value }), 422, at(name)]),
     ]);
   });
@@ -103,7 +113,8 @@ t.test('bad input to custom forms', async (t) => {
       ['moved to a form that has the identifier', change({ form: 'attendee' }), 409, at('field-identifier')],
       ['field-identifier cleared', change({ 'field-identifier': null }), 422, at('field-identifier')],
       ['event moved', change({}, { event: rel('event', draft.event) }), 422, '/data/relationships/event'],
-      ...WRONG.map(([name, value, what]): Case => [`${name}: ${what}`, change({ [name]: value }), 422, at(name)]),
+      ...WRONG.map(([name, value, what, pointer]): Case => [`${name}: ${what}`, change({ [name]: value }), 422, pointer ?? at(name)]),
+      ['min above the stored max (10)', change({ min: 11 }), 422, at('max')],
     ]);
   });
 

@@ -87,6 +87,8 @@ const KINDS: Kind[] = [
       ['position', null, 'position cleared'],
       ['hidden-in-scheduler', 'yes', 'a boolean as "yes"'],
       ['hidden-in-scheduler', null, 'a boolean cleared'],
+      ['is-chat-enabled', 'yes', 'a boolean as "yes"'],
+      ['is-global-event-room', null, 'a boolean cleared'],
       ['room', 'r'.repeat(256), 'over maxLength 255'],
     ],
   },

@@ -45,7 +45,7 @@ t.test('bad input to sessions and speakers', async (t) => {
     const id = pub.session;
     const change = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
       patch(`/v1/sessions/${id}`, { data: { type: 'session', id, attributes, ...(relationships ? { relationships } : {}) } });
-    const wrong: [string, unknown, string][] = [
+    const wrong: [string, unknown, string, string?][] = [
       ['title', 42, 'a number'],
       ['title', '', 'empty'],
       ['title', 't'.repeat(256), 'over maxLength 255'],
@@ -64,7 +64,29 @@ t.test('bad input to sessions and speakers', async (t) => {
       ...URL_CASES.map((url, i): [string, unknown, string] => [['slides-url', 'video-url', 'signup-url'][i]!, url, `URL ${url}`]),
       ['created-at', '2020-01-01T00:00:00Z', 'read-only created-at'],
       ['deleted-at', '2020-01-01T00:00:00Z', 'read-only deleted-at'],
+      ['last-modified-at', '2020-01-01T00:00:00Z', 'read-only last-modified-at'],
       ['speaker-ids', [1], 'an unknown attribute'],
+      ...URL_CASES.map((url, i): [string, unknown, string] => [['gitlab', 'mastodon', 'linkedin'][i]!, url, `URL ${url}`]),
+      ['website', 'w'.repeat(2049), 'a URL over 2048 characters'],
+      ['twitter', 42, 'a number'],
+      ['slides', { name: 'a', link: 'https://example.com/a.pdf' }, 'one document, not in a list'],
+      ['slides', 'https://example.com/a.pdf', 'a string'],
+      ['slides', Array.from({ length: 21 }, () => ({ name: 'a', link: '' })), '21 documents'],
+      ['slides', [{ name: 'a' }], 'a document without link', at('slides/0/link')],
+      ['slides', [{ name: 'a', link: 'javascript:alert(1)' }], 'a document link that is no http(s) URL', at('slides/0/link')],
+      ['slides', [{ name: 'a', link: '', size: 3 }], 'a document with an extra member', at('slides/0/size')],
+      ['slides', [{ name: 'n'.repeat(256), link: '' }], 'a document name over 255 characters', at('slides/0/name')],
+      ['slides', [{ name: 'a\u0000', link: '' }], 'a document name with a NUL character'],
+      ['complex-field-values', [1, 2], 'a list'],
+      ['complex-field-values', 'shirt=L', 'a string'],
+      ['complex-field-values', { shirt: { size: 'L' } }, 'a nested object', at('complex-field-values/shirt')],
+      ['complex-field-values', { shirt: ['L'] }, 'a list value', at('complex-field-values/shirt')],
+      ['complex-field-values', { 'bad key!': 'x' }, 'a key with blanks and punctuation'],
+      ['complex-field-values', { shirt: 'x'.repeat(10_001) }, 'a value over 10,000 characters', at('complex-field-values/shirt')],
+      ['complex-field-values', Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`f${i}`, i])), '31 fields'],
+      ['send-email', 'true', 'a boolean as a string'],
+      ['is-locked', null, 'a boolean cleared'],
+      ['is-mail-sent', 1, 'a boolean as 1'],
     ];
     await each(t, [
       ['malformed JSON', { method: 'POST', url: '/v1/sessions', body: '{"data":' }, 400],
@@ -89,7 +111,7 @@ t.test('bad input to sessions and speakers', async (t) => {
       ['speaker of the wrong type', make(valid, { ...of, speakers: links('user', cast.speaker.id) }), 409, '/data/relationships/speakers/data/0/type'],
       ['over 1000 speakers', make(valid, { ...of, speakers: links('speaker', ...THOUSAND_AND_ONE) }), 422, '/data/relationships/speakers/data'],
       ['speakers is not a list', make(valid, { ...of, speakers: rel('speaker', pub.speaker) }), 422, '/data/relationships/speakers/data'],
-      ...wrong.map(([name, value, what]): Case => [`create, ${name}: ${what}`, make({ ...valid, [name]: value }), 422, at(name)]),
+      ...wrong.map(([name, value, what, pointer]): Case => [`create, ${name}: ${what}`, make({ ...valid, [name]: value }), 422, pointer ?? at(name)]),
       ['PATCH id of another session', patch(`/v1/sessions/${id}`, { data: { type: 'session', id: draft.session, attributes: {} } }), 409, '/data/id'],
       ['PATCH id missing', patch(`/v1/sessions/${id}`, { data: { type: 'session', attributes: {} } }), 422, '/data/id'],
       ['PATCH only ends-at, before the stored starts-at', change({ 'ends-at': '2030-05-01T09:59:59Z' }), 422, at('ends-at')],
@@ -105,7 +127,7 @@ t.test('bad input to sessions and speakers', async (t) => {
       ['PATCH track that was deleted', change({}, { track: rel('track', goneTrack) }), 404],
       ['PATCH wrong content type', { ...change({ title: 'x' }), headers: { 'content-type': 'application/json' } }, 415],
       ['PATCH microlocation that does not exist', change({}, { microlocation: rel('microlocation', '424242') }), 404],
-      ...wrong.map(([name, value, what]): Case => [`PATCH ${name}: ${what}`, change({ [name]: value }), 422, at(name)]),
+      ...wrong.map(([name, value, what, pointer]): Case => [`PATCH ${name}: ${what}`, change({ [name]: value }), 422, pointer ?? at(name)]),
     ]);
   });
 
@@ -137,7 +159,7 @@ t.test('bad input to sessions and speakers', async (t) => {
     const id = pub.speaker;
     const change = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
       patch(`/v1/speakers/${id}`, { data: { type: 'speaker', id, attributes, ...(relationships ? { relationships } : {}) } });
-    const wrong: [string, unknown, string][] = [
+    const wrong: [string, unknown, string, string?][] = [
       ['name', '', 'empty'],
       ['name', 'n'.repeat(256), 'over maxLength 255'],
       ['name', 'a\u0000b', 'a NUL character'],
@@ -158,6 +180,19 @@ t.test('bad input to sessions and speakers', async (t) => {
       ['icon-image-url', 'https://example.com/i.png', 'read-only image variant'],
       ['created-at', '2020-01-01T00:00:00Z', 'read-only created-at'],
       ['user-id', 1, 'an unknown attribute'],
+      ['location', 'l'.repeat(256), 'over maxLength 255'],
+      ['order', -1, 'a negative order'],
+      ['order', 1.5, 'a fractional order'],
+      ['order', '2', 'an order as a string'],
+      ['order', 2147483648, 'an order beyond int32'],
+      ['is-email-overridden', 'false', 'a boolean as a string'],
+      ['complex-field-values', { a: { b: 1 } }, 'a nested object', at('complex-field-values/a')],
+      ['complex-field-values', ['L'], 'a list'],
+      ['speaker-positions', [0], 'a list'],
+      ['speaker-positions', { abc: 0 }, 'a key that is no session id'],
+      ['speaker-positions', { '1': -1 }, 'a negative position', at('speaker-positions/1')],
+      ['speaker-positions', { '1': 'first' }, 'a position as a word', at('speaker-positions/1')],
+      ['speaker-positions', { '1': { at: 0 } }, 'a nested object', at('speaker-positions/1')],
     ];
     const upper = adaEmail.toUpperCase();
     const mine = `/v1/users/${cast.owner.id}/speakers`;
@@ -184,7 +219,7 @@ t.test('bad input to sessions and speakers', async (t) => {
       ['via a session, in another event', make(valid, { event: rel('event', draft.event) }, `/v1/sessions/${pub.session}/speakers`), 422, '/data/relationships/sessions'],
       ['via a session that does not exist', make(valid, of, '/v1/sessions/abc/speakers'), 404],
       ['via a user, naming another user', make(valid, { ...of, user: rel('user', cast.speaker.id) }, mine), 409, '/data/relationships/user'],
-      ...wrong.map(([name, value, what]): Case => [`create, ${name}: ${what}`, make({ ...valid, [name]: value }), 422, at(name)]),
+      ...wrong.map(([name, value, what, pointer]): Case => [`create, ${name}: ${what}`, make({ ...valid, [name]: value }), 422, pointer ?? at(name)]),
       ['PATCH email of another speaker of the event', change({ email: 'grace@example.com' }), 409, at('email')],
       ['PATCH id of another speaker', patch(`/v1/speakers/${id}`, { data: { type: 'speaker', id: grace, attributes: {} } }), 409, '/data/id'],
       ['PATCH type is wrong', patch(`/v1/speakers/${id}`, { data: { type: 'user', id, attributes: {} } }), 409, '/data/type'],
@@ -192,7 +227,7 @@ t.test('bad input to sessions and speakers', async (t) => {
       ['PATCH event moved', change({}, { event: rel('event', draft.event) }), 422, '/data/relationships/event'],
       ['PATCH sessions of another event', change({}, { sessions: links('session', pub.session, draft.session) }), 422, '/data/relationships/sessions'],
       ['add a session of another event', post(`/v1/speakers/${id}/relationships/sessions`, links('session', draft.session)), 422, '/data/relationships/sessions'],
-      ...wrong.map(([name, value, what]): Case => [`PATCH ${name}: ${what}`, change({ [name]: value }), 422, at(name)]),
+      ...wrong.map(([name, value, what, pointer]): Case => [`PATCH ${name}: ${what}`, change({ [name]: value }), 422, pointer ?? at(name)]),
     ]);
   });
 

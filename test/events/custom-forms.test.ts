@@ -45,6 +45,13 @@ t.test("POST /v1/events/{id}/custom-forms with the spec's sample body", async (t
         'is-fixed': false,
         'is-public': false,
         position: 0,
+        'is-complex': false,
+        'is-allow-edit': false,
+        'form-id': null,
+        min: 0,
+        max: 10,
+        translations: null,
+        'main-language': 'en',
       },
       relationships: {
         event: {

@@ -35,6 +35,11 @@ interface Kind {
   relationships?(r: EventRecords): Record<string, unknown>;
   /** One per event: every cell that creates one needs an event of its own. */
   perEvent?: boolean;
+  /**
+   * The speaker's user edits it where they see it: the world's records (their own speaker, a session
+   * they speak at), and with `fresh` also the records made for a cell (sessions linked to their speaker).
+   */
+  speakerEdits?: 'world' | 'fresh';
 }
 const KINDS: Kind[] = [
   { path: 'event-copyrights', type: 'event-copyright', key: 'copyright', attributes: () => ({ licence: 'CC0', year: 2020 }), renames: 'holder', perEvent: true },
@@ -47,8 +52,9 @@ const KINDS: Kind[] = [
     path: 'sessions', type: 'session', key: 'session', attributes: () => ({ title: 'Keynote', state: 'accepted' }), renames: 'title',
     // Linked to the world's speaker, so the speaker's user acts on a session of their own.
     relationships: (r) => ({ speakers: { data: [{ type: 'speaker', id: r.speaker }] } }),
+    speakerEdits: 'fresh',
   },
-  { path: 'speakers', type: 'speaker', key: 'speaker', attributes: () => ({ name: 'Grace', email: `grace${++n}@example.com` }), renames: 'name' },
+  { path: 'speakers', type: 'speaker', key: 'speaker', attributes: () => ({ name: 'Grace', email: `grace${++n}@example.com` }), renames: 'name', speakerEdits: 'world' },
   { path: 'custom-forms', type: 'custom_form', key: 'customForm', attributes: () => ({ form: 'session', 'field-identifier': `field${++n}`, type: 'text' }), renames: 'name' },
 ];
 
@@ -94,6 +100,12 @@ t.test('write matrix on event records', async (t) => {
   const existing = (kind: Kind) => async (state: State) => ({ event: world[state].event, record: world[state][kind.key], r: world[state] });
 
   const recordRoutes = (kind: Kind): WriteRoute[] => {
+    const edits =
+      (records: 'world' | 'fresh'): Expect =>
+      (role, state) =>
+        (kind.speakerEdits === 'fresh' || kind.speakerEdits === records) && role === 'speaker' && state === 'published'
+          ? 200
+          : write(200, 404)(role, state);
     const detail = (segment: string) => (x: Target) => `/v1/${segment}/${x.record}`;
     const patchRoute = (segment: string): WriteRoute => ({
       name: `PATCH /v1/${segment}/{id}`,
@@ -101,7 +113,7 @@ t.test('write matrix on event records', async (t) => {
       prepare: (state) => fresh(kind, state),
       url: detail(segment),
       body: (x) => ({ data: { type: kind.type, id: x.record, attributes: { [kind.renames]: `Renamed ${x.record}` } } }),
-      expect: write(200, 404),
+      expect: segment === kind.path ? edits('fresh') : write(200, 404),
       async after(x, ok, label) {
         const res = await call(app, { url: `/v1/${kind.path}/${x.record}`, token: admin });
         t.equal(res.body?.data?.attributes?.[kind.renames] === `Renamed ${x.record}`, ok, `${label}: changed only when allowed`);
@@ -136,7 +148,7 @@ t.test('write matrix on event records', async (t) => {
         prepare: existing(kind),
         url: (x) => `/v1/${kind.path}/${x.record}/relationships/event`,
         body: (x) => rel('event', x.event),
-        expect: write(200, 404),
+        expect: edits('world'),
       },
     ];
   };

@@ -119,7 +119,7 @@ t.test('/v1/sessions/{id}/relationships/speakers: GET, POST, DELETE, PATCH', asy
   expectError(t, await speakers('POST', ['999999']), 404);
   expectError(t, await speakers('POST', [speaker2], null), 401);
   expectError(t, await speakers('POST', [speaker2], cast.other.token), 403);
-  expectError(t, await speakers('POST', [speaker2], cast.speaker.token), 403, { pointer: '/data/relationships' });
+  expectError(t, await speakers('POST', [speaker2], cast.speaker.token), 403, { pointer: '/data/relationships/speakers', detail: 'You may add or remove only speakers of your own' });
   t.strictSame((await speakers('GET')).body, doc(pub.speaker), 'refused changes left the links alone');
   t.strictSame((await speakers('PATCH', [])).body, doc(), 'PATCH [] clears');
 });

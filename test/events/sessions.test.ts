@@ -128,15 +128,32 @@ t.test("the session's creator counts as its speaker; unrelated callers may not m
   t.equal((await stateOf(id)).state, 'accepted', 'nothing changed');
 });
 
-t.test('a speaker may send only the state', async (t) => {
+t.test("a speaker edits the session's content, not what organizers set, and nothing once it is locked", async (t) => {
   const id = await spoken('draft');
-  expectError(t, await move(cast.speaker, id, { title: 'Mine now' }), 403, { pointer: '/data/attributes/title' });
-  expectError(t, await move(cast.speaker, id, { state: 'submitted', title: 'Mine now' }), 403, { pointer: '/data/attributes/title' });
-  expectError(t, await move(cast.speaker, id, { state: 'submitted' }, { track: { data: null } }), 403, { pointer: '/data/relationships' });
-  const after = await stateOf(id);
-  t.match(after, { state: 'draft', title: 'In draft', 'submitted-at': null }, 'nothing changed');
-  const ok = await move(cast.organizer, id, { title: 'Renamed' });
-  t.equal(ok.body.data?.attributes.title, 'Renamed', 'an organizer edits other attributes');
+  const edited = await move(cast.speaker, id, { state: 'submitted', title: 'Mine now', website: 'https://grace.example.org' });
+  assertDocument(t, edited, 200);
+  t.match(edited.body.data.attributes, { state: 'submitted', title: 'Mine now', website: 'https://grace.example.org' }, 'content and state');
+  const room = await create(app, cast.owner.token, 'microlocations', 'microlocation', { name: 'Hall' }, of);
+  const organizerOnly: [Record<string, unknown>, unknown, string][] = [
+    [{ 'is-locked': true }, undefined, '/data/attributes/is-locked'],
+    [{ 'is-mail-sent': true }, undefined, '/data/attributes/is-mail-sent'],
+    [{ 'starts-at': '2030-01-01T09:00:00.000Z' }, undefined, '/data/attributes/starts-at'],
+    [{}, { microlocation: { data: { type: 'microlocation', id: room } } }, '/data/relationships/microlocation'],
+  ];
+  for (const [attributes, relationships, pointer] of organizerOnly)
+    expectError(t, await move(cast.speaker, id, { title: 'Again', ...attributes }, relationships), 403, { pointer });
+  const unchanged = await move(cast.speaker, id, { title: 'Kept', 'is-locked': false, 'is-mail-sent': false, 'starts-at': null }, { microlocation: { data: null } });
+  t.equal(unchanged.status, 200, "organizers' members sent back unchanged are harmless");
+  t.match(await stateOf(id), { title: 'Kept', 'is-locked': false, 'is-mail-sent': false }, 'the refusals changed nothing');
+
+  const locked = await move(cast.organizer, id, { 'is-locked': true });
+  t.equal(locked.body.data?.attributes['is-locked'], true, 'organizers lock it');
+  expectError(t, await move(cast.speaker, id, { title: 'Late' }), 403, { pointer: '/data/attributes/is-locked', detail: 'Locked sessions cannot be edited' });
+  expectError(t, await move(cast.speaker, id, { state: 'withdrawn' }), 403, { pointer: '/data/attributes/is-locked' });
+  t.match(await stateOf(id), { title: 'Kept', state: 'submitted' }, 'nothing changed');
+  const ok = await move(cast.organizer, id, { title: 'Renamed', 'is-locked': false });
+  t.equal(ok.body.data?.attributes.title, 'Renamed', 'an organizer edits a locked session and unlocks it');
+  t.equal((await move(cast.speaker, id, { title: 'Unlocked' })).status, 200, 'unlocked, the speaker edits again');
 });
 
 t.test('moving into submitted stamps submitted-at', async (t) => {

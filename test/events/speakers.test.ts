@@ -81,10 +81,16 @@ t.test('POST on each list path links the new speaker to the path record', async 
   expectError(t, await post(`/v1/users/${cast.owner.id}/speakers`, token, { name: 'Else' }, { ...of(pub.event), user: rel('user', cast.other.id) }), 409, {
     pointer: '/data/relationships/user',
   });
-  expectError(t, await post(`/v1/events/${pub.event}/speakers`, cast.other.token, { name: 'Intruder' }), 403);
+  // The call for speakers: a user without a role submits themself; the speaker is theirs.
+  const submitted = await post(`/v1/events/${pub.event}/speakers`, cast.other.token, { name: 'Submitter' });
+  assertDocument(t, submitted, 201);
+  t.same(submitted.body.data.relationships.user.data, { type: 'user', id: cast.other.id }, "a submitter's speaker is theirs");
+  expectError(t, await post(`/v1/events/${pub.event}/speakers`, cast.other.token, { name: 'Else' }, { user: rel('user', cast.owner.id) }), 403, {
+    pointer: '/data/relationships/user',
+  });
   expectError(t, await post(`/v1/events/${draft.event}/speakers`, cast.other.token, { name: 'Intruder' }), 404);
 
-  for (const id of [id1, id2, own.body.data.id, forOther.body.data.id])
+  for (const id of [id1, id2, own.body.data.id, forOther.body.data.id, submitted.body.data.id])
     t.equal((await call(app, { method: 'DELETE', url: `/v1/speakers/${id}`, token: cast.admin.token })).status, 200);
 });
 

@@ -1,6 +1,9 @@
 import { customForms } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/resource.js';
-import { choice, eventOf, flexibleBoolean, optionalText, position, requiredText } from '../attributes.js';
+import { Nullable } from '../../jsonapi/types.js';
+import { choice, eventOf, flexibleBoolean, optionalInteger, optionalText, position, requiredText } from '../attributes.js';
+import { translations } from '../form-values.js';
+import { checkBounds } from './bounds.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 
 const FORMS = ['attendee', 'session', 'speaker'] as const;
@@ -29,10 +32,22 @@ export const customFormResource = defineResource({
     'is-included': flexibleBoolean('isIncluded', 'the field is shown in the form'),
     'is-fixed': flexibleBoolean('isFixed', 'a built-in field that cannot be removed'),
     'is-public': flexibleBoolean('isPublic', 'answers are shown publicly'),
-    position,
+    // The form editor's new fields carry no position (app/models/custom-form.js:75): null means 0.
+    position: { ...position, input: Nullable(position.schema), write: (value) => ({ position: value ?? 0 }) },
+    'is-complex': flexibleBoolean('isComplex', "a field the organizers added (answers go to the record's complex-field-values)"),
+    'is-allow-edit': flexibleBoolean('isAllowEdit', 'answers may be changed after submission'),
+    'form-id': optionalText('formId', 255, 'identifier of the form the field belongs to (the front end\'s formID; default empty)'),
+    min: optionalInteger('min', 'least length or value of an answer (default 0)'),
+    max: optionalInteger('max', 'greatest length or value of an answer (default 10); not below min'),
+    translations,
+    'main-language': optionalText('mainLanguage', 35, 'language of name (default en)'),
   },
   relationships: { event: eventOf },
   policy: eventRecordPolicy({ readersMustLogIn: true }),
+  hooks: {
+    beforeCreate: (_ctx, values) => checkBounds(values),
+    beforeUpdate: (_ctx, row, values) => checkBounds(values, row),
+  },
   unique: {
     custom_forms_field_key: {
       pointer: '/data/attributes/field-identifier',

@@ -20,6 +20,11 @@ export const microlocationResource = defineResource({
     room: optionalText('room', 255),
     position,
     'hidden-in-scheduler': { column: 'hiddenInScheduler', schema: Type.Boolean() },
+    'is-chat-enabled': { column: 'isChatEnabled', schema: Type.Boolean({ description: 'the room has a chat (default false)' }) },
+    'is-global-event-room': {
+      column: 'isGlobalEventRoom',
+      schema: Type.Boolean({ description: "the room is the event's main room for everyone (default false)" }),
+    },
     'deleted-at': deletedAt,
   },
   relationships: {

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { ORDER_STATUSES, orders, orderTickets, PAYMENT_MODES, type Attendee } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/resource.js';
-import { DateTime, Email, Nullable } from '../../jsonapi/types.js';
-import { choice, createdAt, deletedAt, eventOf } from '../attributes.js';
+import type { AttributeSpec } from '../../jsonapi/resource.js';
+import { DateTime, Email, Nullable, Text } from '../../jsonapi/types.js';
+import { choice, createdAt, deletedAt, derivedUrl, eventOf, flexibleBoolean, optionalText } from '../attributes.js';
 import { orderPolicy } from './policy.js';
 
 const AttendeeSchema = Type.Object(
@@ -13,6 +14,13 @@ const AttendeeSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** What only a payment provider's answer fills in: this service takes no payments, so they stay null. */
+const paymentDetail = (column: string, description: string): AttributeSpec => ({
+  column,
+  schema: Nullable(Text(32, { description: `${description}; set by the server from the payment` })),
+  readOnly: true,
+});
 
 export const orderResource = defineResource({
   type: 'order',
@@ -35,6 +43,9 @@ export const orderResource = defineResource({
     amount: {
       column: 'amount',
       schema: Type.Number({ minimum: 0, maximum: 9_999_999_999.99, description: 'total, rounded to cents' }),
+      // ember-data sends an unset amount as null: the amount stays as it is (0 for a new order).
+      input: Nullable(Type.Number({ minimum: 0, maximum: 9_999_999_999.99, description: 'total, rounded to cents; null keeps it (0 on create)' })),
+      write: (value) => (value === null ? {} : { amount: value }),
     },
     status: {
       column: 'status',
@@ -48,6 +59,20 @@ export const orderResource = defineResource({
         attendees: (value as Attendee[]).map((a) => ({ name: a.name.trim(), email: a.email.trim() })),
       }),
     },
+    company: optionalText('company', 255, 'billing: company'),
+    'tax-business-info': optionalText('taxBusinessInfo', 255, 'billing: tax or VAT number'),
+    address: optionalText('address', 1024, 'billing: street address'),
+    city: optionalText('city', 255, 'billing: city'),
+    state: optionalText('state', 255, 'billing: state or region'),
+    country: optionalText('country', 255, 'billing: country'),
+    zipcode: optionalText('zipcode', 32, 'billing: postal code'),
+    'is-billing-enabled': flexibleBoolean('isBillingEnabled', 'the buyer gives billing details (default false)'),
+    'exp-month': paymentDetail('expMonth', 'expiry month of the card paid with'),
+    'exp-year': paymentDetail('expYear', 'expiry year of the card paid with'),
+    brand: paymentDetail('brand', 'brand of the card paid with'),
+    last4: paymentDetail('last4', 'last four digits of the card paid with'),
+    'paid-via': paymentDetail('paidVia', 'the payment method the provider reports'),
+    'tickets-pdf-url': { ...derivedUrl('ticketsPdfUrl', 'the tickets as PDF, once generated; set by the server') },
     'completed-at': {
       column: 'completedAt',
       schema: Nullable(DateTime({ description: 'when the order became completed' })),
@@ -58,7 +83,14 @@ export const orderResource = defineResource({
   },
   relationships: {
     event: eventOf,
-    user: { kind: 'toOne', type: 'user', column: 'userId', readOnly: true, description: 'the buyer; the caller who created the order' },
+    user: {
+      kind: 'toOne',
+      type: 'user',
+      column: 'userId',
+      readOnly: true,
+      callerOnCreate: true,
+      description: 'the buyer: the caller who creates the order (a create may name the caller)',
+    },
     attendees: {
       kind: 'toMany', type: 'attendee', foreignKey: 'orderId', readOnly: true,
       description: 'the ticket holders (attendee records) of the order; a ticket holder names its order',

@@ -4,6 +4,7 @@ import { loggedIn } from '../../auth/caller.js';
 import { defineResource, type ToOneSpec } from '../../jsonapi/resource.js';
 import { DateTime, Nullable } from '../../jsonapi/types.js';
 import { createdAt, deletedAt, eventOf, optionalText, optionalUrl, requiredText } from '../attributes.js';
+import { complexFieldValues, slides } from '../form-values.js';
 
 import { checkPeriod } from '../period.js';
 import { sessionSocialAttributes, sessionSocialRelationships } from './social.js';
@@ -48,15 +49,50 @@ export const sessionResource = defineResource({
     'video-url': optionalUrl('videoUrl'),
     'audio-url': optionalUrl('audioUrl'),
     'signup-url': optionalUrl('signupUrl'),
+    slides,
+    website: optionalUrl('website'),
+    twitter: optionalUrl('twitter'),
+    facebook: optionalUrl('facebook'),
+    github: optionalUrl('github'),
+    gitlab: optionalUrl('gitlab'),
+    linkedin: optionalUrl('linkedin'),
+    instagram: optionalUrl('instagram'),
+    mastodon: optionalUrl('mastodon'),
+    'complex-field-values': complexFieldValues('complexFieldValues'),
+    'send-email': {
+      column: 'sendEmail',
+      schema: Type.Boolean({ description: 'whether the speakers are to be mailed about state changes (default false)' }),
+    },
+    'is-locked': {
+      column: 'isLocked',
+      schema: Type.Boolean({
+        description: "default false; only the event's organizers and administrators set it, and a locked session can no longer be changed by its speakers",
+      }),
+    },
+    'is-mail-sent': {
+      column: 'isMailSent',
+      schema: Type.Boolean({ description: "default false; whether the speakers were mailed the session's state; set by organizers" }),
+    },
     state: {
       column: 'state',
       schema: Type.Union(
         SESSION_STATES.map((s) => Type.Literal(s)),
         { default: 'draft', description: 'moves follow the transition table in the description of the session resource' },
       ),
+      // ember-data sends an unset state as null (the call for speakers form never sets one): null
+      // leaves the state as it is, draft for a new session.
+      input: Type.Union([...SESSION_STATES.map((s) => Type.Literal(s)), Type.Null()], {
+        description: 'moves follow the transition table in the description of the session resource; null keeps the state (draft on create)',
+      }),
+      write: (value) => (value === null ? {} : { state: value }),
     },
     'submitted-at': { column: 'submittedAt', schema: Nullable(DateTime({ description: 'set on the move to submitted' })) },
     'created-at': createdAt,
+    'last-modified-at': {
+      column: 'lastModifiedAt',
+      schema: DateTime({ description: 'when the session was last changed (any change of its attributes or to-one relationships)' }),
+      readOnly: true,
+    },
     'deleted-at': deletedAt,
     ...sessionSocialAttributes,
   },
@@ -73,7 +109,14 @@ export const sessionResource = defineResource({
       inverse: 'sessions',
       description: "the session's speakers, all of the session's event",
     },
-    creator: { kind: 'toOne', type: 'user', column: 'creatorId', readOnly: true, description: 'the user who created the session' },
+    creator: {
+      kind: 'toOne',
+      type: 'user',
+      column: 'creatorId',
+      readOnly: true,
+      callerOnCreate: true,
+      description: 'the user who created the session (a create may name the caller)',
+    },
     ...sessionSocialRelationships,
   },
   policy: sessionPolicy,

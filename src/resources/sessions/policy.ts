@@ -3,8 +3,9 @@ import { speakerInvites, speakers, speakersSessions } from '../../../db/schema/i
 import { isStaff, loggedIn } from '../../auth/caller.js';
 import { forbidden, unprocessable } from '../../jsonapi/errors.js';
 import type { Columns, Ctx, Policy, Row, WriteInput } from '../../jsonapi/resource.js';
-import { inManagedEvent, inVisibleEvent, roleIn } from '../events/access.js';
+import { inManagedEvent, inVisibleEvent, namedEvent, roleIn } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
+import { checkSubmittedSpeakers, keepOrganizerMembers } from '../submissions.js';
 import { ORGANIZER_MOVES, SPEAKER_MOVES, type SessionState } from './states.js';
 
 /** The caller is the user of one of the session's speakers (or, with `creator`, created the session). */
@@ -66,11 +67,24 @@ function sessionVisible(ctx: Ctx, t: Columns): SQL | undefined {
   );
 }
 
+/** What only the event's organizers set on a session: its schedule, its room, the lock and the mail flag. */
+const ORGANIZER_MEMBERS = {
+  attributes: {
+    'is-locked': { column: 'isLocked', initial: false },
+    'is-mail-sent': { column: 'isMailSent', initial: false },
+    'starts-at': { column: 'startsAt', initial: null },
+    'ends-at': { column: 'endsAt', initial: null },
+  },
+  relationships: { microlocation: { column: 'microlocationId', initial: null } },
+};
+
 /**
  * Sessions follow the event-record rules, except that sessions in other states than accepted and
- * confirmed are hidden from everyone but their event's staff, creator and speakers, and that the
- * session's speakers (and its creator) may change its state, and nothing else, along the speaker
- * moves of the transition table.
+ * confirmed are hidden from everyone but their event's staff, creator and speakers; that a signed-in
+ * user may submit a session to a visible event (the call for speakers) as its creator, with their own
+ * speakers; and that the session's speakers and creator may edit it, except what only organizers set
+ * (schedule, room, is-locked, is-mail-sent), and move its state along the speaker moves of the
+ * transition table, until organizers lock it.
  */
 export const sessionPolicy: Policy = {
   ...records,
@@ -78,7 +92,7 @@ export const sessionPolicy: Policy = {
   existsFor: sessionVisible,
   async update(ctx, row, input: WriteInput) {
     loggedIn(ctx);
-    const to = input.attributes.state as SessionState | undefined;
+    const to = (input.attributes.state ?? undefined) as SessionState | undefined;
     const from = row.state as SessionState;
     if (isStaff(ctx.caller) || (await roleIn(ctx, row.eventId as number))) {
       // Organizers create every session, so being its creator makes no organizer a speaker of it.
@@ -86,18 +100,26 @@ export const sessionPolicy: Policy = {
       return checkMove(from, to, true, !organizerMove && (await speaksAt(ctx, row, false)));
     }
     if (!(await speaksAt(ctx, row, true))) return records.update(ctx, row, input);
-    const others = Object.keys(input.attributes).filter((k) => k !== 'state');
-    if (others.length > 0 || Object.keys(input.relationships).length > 0)
-      throw forbidden(
-        "A session's speakers may change only its state",
-        others.length ? `/data/attributes/${others[0]}` : '/data/relationships',
-      );
+    if (row.isLocked) throw forbidden('Locked sessions cannot be edited', '/data/attributes/is-locked');
+    keepOrganizerMembers(input, ORGANIZER_MEMBERS, row);
+    await checkSubmittedSpeakers(ctx, input, row);
     checkMove(from, to, false, true);
   },
   async create(ctx, input) {
-    await records.create(ctx, input);
-    const state = input.attributes.state as SessionState | undefined;
-    if (state !== undefined && state !== 'draft' && !ORGANIZER_MOVES.draft.includes(state))
-      throw unprocessable(`A session cannot start in ${state}`, '/data/attributes/state');
+    const caller = loggedIn(ctx);
+    const named = input.relationships.event;
+    const eventId = namedEvent(named);
+    const role = await roleIn(ctx, eventId, `Related event "${String(named)}" not found`);
+    const state = (input.attributes.state ?? 'draft') as SessionState;
+    if (role || isStaff(caller)) {
+      if (state !== 'draft' && !ORGANIZER_MOVES.draft.includes(state))
+        throw unprocessable(`A session cannot start in ${state}`, '/data/attributes/state');
+      return;
+    }
+    // A submission: the caller's own session, in draft or submitted for review.
+    if (state !== 'draft' && !SPEAKER_MOVES.draft.includes(state))
+      throw forbidden(`Only organizers may create a session in ${state}`, '/data/attributes/state');
+    keepOrganizerMembers(input, ORGANIZER_MEMBERS);
+    await checkSubmittedSpeakers(ctx, input);
   },
 };

@@ -1,13 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { sql } from 'drizzle-orm';
 import { speakers, speakersSessions } from '../../../db/schema/index.js';
-import { isStaff } from '../../auth/caller.js';
 import { withImageVariants } from '../../images/variants.js';
 import { defineResource } from '../../jsonapi/resource.js';
 import { Email, Nullable } from '../../jsonapi/types.js';
+import { INT4_MAX } from '../../jsonapi/values.js';
 import { createdAt, deletedAt, derivedUrl, eventOf, optionalText, optionalUrl, requiredText } from '../attributes.js';
-import { inManagedEvent } from '../events/access.js';
-import { eventRecordPolicy } from '../events/record-policy.js';
+import { complexFieldValues, speakerPositions } from '../form-values.js';
+import { speakerPolicy, submitterIsUser } from './policy.js';
 
 const PRIVATE_NOTE = "shown only to the speaker's user, the event's organizers and coorganizers, and administrators";
 
@@ -51,6 +50,19 @@ export const speakerResource = defineResource({
     gender: optionalText('gender', 32),
     'heard-from': optionalText('heardFrom', 255),
     'sponsorship-required': optionalText('sponsorshipRequired', 100_000),
+    location: optionalText('location', 255, 'where the speaker lives or comes from'),
+    order: {
+      column: 'order',
+      schema: Type.Integer({ minimum: 0, maximum: INT4_MAX, description: 'display order on the speakers page (default 0); set by organizers' }),
+      input: Nullable(Type.Integer({ minimum: 0, maximum: INT4_MAX, description: 'display order; null means 0' })),
+      write: (value) => ({ order: value ?? 0 }),
+    },
+    'is-email-overridden': {
+      column: 'isEmailOverridden',
+      schema: Type.Boolean({ description: 'default false; organizers only: the speaker is not mailed about their sessions' }),
+    },
+    'complex-field-values': complexFieldValues('complexFieldValues'),
+    'speaker-positions': speakerPositions,
     'created-at': createdAt,
     'deleted-at': deletedAt,
   },
@@ -65,14 +77,8 @@ export const speakerResource = defineResource({
       description: "the speaker's sessions, all of the speaker's event",
     },
   },
-  policy: {
-    ...eventRecordPolicy(),
-    seesPrivate: (ctx, t) =>
-      isStaff(ctx.caller) || !ctx.caller
-        ? inManagedEvent(ctx.caller, t.eventId!)
-        : sql`(${t.userId} = ${ctx.caller.id} or ${inManagedEvent(ctx.caller, t.eventId!)})`,
-  },
-  hooks: withImageVariants('speaker'),
+  policy: speakerPolicy,
+  hooks: withImageVariants('speaker', { beforeCreate: submitterIsUser }),
   unique: {
     speakers_event_email_key: { pointer: '/data/attributes/email', detail: 'The event already has a speaker with this email' },
   },
