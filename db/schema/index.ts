@@ -8,3 +8,4 @@ export * from './tasks.js';
 export * from './assistant.js';
 export * from './rate-limits.js';
 export * from './logins.js';
+export * from './role-invites.js';
