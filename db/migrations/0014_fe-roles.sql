@@ -25,3 +25,22 @@ CREATE INDEX "role_invites_event_id_idx" ON "role_invites" USING btree ("event_i
 CREATE UNIQUE INDEX "event_roles_id_key" ON "event_roles" USING btree ("id");--> statement-breakpoint
 ALTER TABLE "event_roles" ADD CONSTRAINT "event_roles_role" CHECK ("event_roles"."role" in ('owner', 'organizer', 'coorganizer', 'track_organizer', 'registrar', 'moderator'));
 --> statement-breakpoint
+-- hand-written (fe-roles)
+INSERT INTO "roles" ("id", "title_name") VALUES
+  ('owner', 'Owner'), ('organizer', 'Organizer'), ('coorganizer', 'Co-organizer'),
+  ('track_organizer', 'Track Organizer'), ('registrar', 'Registrar'), ('moderator', 'Moderator');
+--> statement-breakpoint
+CREATE FUNCTION oe_event_owner_role() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM "event_roles" WHERE "event_id" = NEW."id" AND "role" = 'owner' AND "user_id" <> NEW."owner_id";
+  INSERT INTO "event_roles" ("event_id", "user_id", "role") VALUES (NEW."id", NEW."owner_id", 'owner') ON CONFLICT DO NOTHING;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER oe_event_owner_role AFTER INSERT OR UPDATE OF "owner_id" ON "events" FOR EACH ROW EXECUTE FUNCTION oe_event_owner_role();
+--> statement-breakpoint
+INSERT INTO "event_roles" ("event_id", "user_id", "role") SELECT "id", "owner_id", 'owner' FROM "events" ON CONFLICT DO NOTHING;
+--> statement-breakpoint
+CREATE TRIGGER oe_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON public.roles FOR EACH STATEMENT EXECUTE FUNCTION oe_notify_change();
+--> statement-breakpoint
+CREATE TRIGGER oe_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON public.role_invites FOR EACH STATEMENT EXECUTE FUNCTION oe_notify_change();
