@@ -69,7 +69,11 @@ export const roles = pgTable('roles', {
 export const eventRoles = pgTable(
   'event_roles',
   {
-    id: serial('id').notNull(),
+    /**
+     * The row's id (users-events-role). Not called `id` in SQL: correlated subqueries over event_roles
+     * name an outer table's unqualified "id" (drizzle leaves single-table columns unqualified).
+     */
+    id: serial('event_role_id').notNull(),
     eventId: integer('event_id')
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),

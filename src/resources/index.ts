@@ -11,6 +11,9 @@ import { notificationResource } from './notifications/index.js';
 import { microlocationResource } from './microlocations/index.js';
 import { orderResource } from './orders/index.js';
 import { pageResource } from './pages/index.js';
+import { roleInviteResource } from './role-invites/index.js';
+import roleInviteRoutes from './role-invites/routes.js';
+import { roleResource } from './roles/index.js';
 import sessionRoutes from './sessions/routes.js';
 import settingsRoutes from './settings/index.js';
 import { sessionTypeResource } from './session-types/index.js';
@@ -21,6 +24,7 @@ import { sponsorResource } from './sponsors/index.js';
 import { trackResource } from './tracks/index.js';
 import checkEmailRoute from './users/check-email.js';
 import { userResource } from './users/index.js';
+import { usersEventsRoleResource } from './users-events-roles/index.js';
 
 /** Every JSON:API resource of the event service. */
 export const resources: ResourceSpec[] = [
@@ -39,6 +43,9 @@ export const resources: ResourceSpec[] = [
   orderResource,
   pageResource,
   notificationResource,
+  roleResource,
+  usersEventsRoleResource,
+  roleInviteResource,
 ];
 
 /** Routes that are not a resource's CRUD: one record in two variants, computed records, actions. */
@@ -48,6 +55,7 @@ export const siteRoutes: ((app: FastifyInstance, options: { config: Config }) =>
   sendReceiptRoute,
   sessionRoutes,
   checkEmailRoute,
+  roleInviteRoutes,
 ];
 
 export const siteTags = [

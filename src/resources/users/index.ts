@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { eventRoles, userEvents, users } from '../../../db/schema/index.js';
+import { sql } from 'drizzle-orm';
+import { eventRoles, events, userEvents, users } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
 import { hashPassword } from '../../auth/password.js';
 import { forbidden } from '../../jsonapi/errors.js';
 import { withImageVariants } from '../../images/variants.js';
-import { defineResource, type Ctx, type Row, type ToManySpec } from '../../jsonapi/resource.js';
+import { defineResource, type AttributeSpec, type Columns, type Ctx, type Row, type ToManySpec } from '../../jsonapi/resource.js';
 import { DateTime, Email, Nullable, Text, Url } from '../../jsonapi/types.js';
 import { accountHooks } from './hooks.js';
 import { userPolicy } from './policy.js';
@@ -21,14 +22,26 @@ const ownOnly = (message: string) => (ctx: Ctx, row: Row) => {
   if (row.id !== loggedIn(ctx).id && !isStaff(ctx.caller)) throw forbidden(message);
 };
 
+type RoleName = 'organizer' | 'coorganizer' | 'track_organizer' | 'registrar' | 'moderator' | 'marketer' | 'sales_admin';
+const spoken = (role: string) => role.replace('_', ' ');
+
 /** The events in which the user holds a role (set on the event's role relationships, read-only here). */
-const roleEvents = (role: 'organizer' | 'coorganizer'): ToManySpec => ({
+const roleEvents = (role: RoleName, note = ''): ToManySpec => ({
   kind: 'toMany',
   type: 'event',
   through: { table: eventRoles, from: 'userId', to: 'eventId', where: { role } },
   readOnly: true,
-  description: `the events the user is a${role === 'organizer' ? 'n' : ''} ${role} of; the user and administrators only`,
+  description: `the events the user is a${/^[aeiou]/.test(role) ? 'n' : ''} ${spoken(role)} of${note}; the user and administrators only`,
   guard: ownOnly("These are another user's events"),
+});
+
+/** Whether the user holds `role` in any live event, computed in the statement that reads the user. */
+const holdsAnywhere = (role: 'owner' | RoleName): AttributeSpec => ({
+  schema: Type.Boolean({ description: `the user is a${/^[aeiou]/.test(role) ? 'n' : ''} ${spoken(role)} of a live event` }),
+  readOnly: true,
+  select: (t: Columns) =>
+    sql<boolean>`exists (select 1 from ${eventRoles} join ${events} on ${events.id} = ${eventRoles.eventId}
+      and ${events.deletedAt} is null where ${eventRoles.userId} = ${t.id} and ${eventRoles.role} = ${role})`,
 });
 
 export const userResource = defineResource({
@@ -86,6 +99,12 @@ export const userResource = defineResource({
       column: 'wasRegisteredWithOrder',
       schema: Type.Boolean({ description: 'the account was made by a guest checkout' }),
     },
+    'is-user-owner': holdsAnywhere('owner'),
+    'is-user-organizer': holdsAnywhere('organizer'),
+    'is-user-coorganizer': holdsAnywhere('coorganizer'),
+    'is-user-track-organizer': holdsAnywhere('track_organizer'),
+    'is-user-moderator': holdsAnywhere('moderator'),
+    'is-user-registrar': holdsAnywhere('registrar'),
     'created-at': { column: 'createdAt', schema: DateTime(), readOnly: true },
     'deleted-at': { column: 'deletedAt', schema: Nullable(DateTime()), readOnly: true },
   },
@@ -111,7 +130,7 @@ export const userResource = defineResource({
       type: 'event',
       through: { table: userEvents, from: 'userId', to: 'eventId' },
       readOnly: true,
-      description: 'the events the user holds any role in (owner, organizer, coorganizer); the user and administrators only',
+      description: 'the events the user holds any role in; the user and administrators only',
       guard: ownOnly("These are another user's events"),
     },
     'owner-events': {
@@ -124,6 +143,11 @@ export const userResource = defineResource({
     },
     'organizer-events': roleEvents('organizer'),
     'coorganizer-events': roleEvents('coorganizer'),
+    'track-organizer-events': roleEvents('track_organizer'),
+    'registrar-events': roleEvents('registrar'),
+    'moderator-events': roleEvents('moderator'),
+    'marketer-events': roleEvents('marketer', ' (always empty: this service has no marketer role)'),
+    'sales-admin-events': roleEvents('sales_admin', ' (always empty: this service has no sales admin role)'),
   },
   policy: userPolicy,
   hooks: withImageVariants('user', accountHooks),
