@@ -16,15 +16,14 @@ CREATE TABLE "role_invites" (
 --> statement-breakpoint
 ALTER TABLE "event_roles" DROP CONSTRAINT "event_roles_role";--> statement-breakpoint
 ALTER TABLE "event_roles" ALTER COLUMN "role" SET DATA TYPE varchar(32);--> statement-breakpoint
-ALTER TABLE "event_roles" ADD COLUMN "id" serial NOT NULL;--> statement-breakpoint
+ALTER TABLE "event_roles" ADD COLUMN "event_role_id" serial NOT NULL;--> statement-breakpoint
 ALTER TABLE "role_invites" ADD CONSTRAINT "role_invites_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "role_invites" ADD CONSTRAINT "role_invites_role_roles_id_fk" FOREIGN KEY ("role") REFERENCES "public"."roles"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "role_invites_hash_key" ON "role_invites" USING btree ("hash");--> statement-breakpoint
 CREATE UNIQUE INDEX "role_invites_event_email_role_key" ON "role_invites" USING btree ("event_id",lower("email"),"role");--> statement-breakpoint
 CREATE INDEX "role_invites_event_id_idx" ON "role_invites" USING btree ("event_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "event_roles_id_key" ON "event_roles" USING btree ("id");--> statement-breakpoint
-ALTER TABLE "event_roles" ADD CONSTRAINT "event_roles_role" CHECK ("event_roles"."role" in ('owner', 'organizer', 'coorganizer', 'track_organizer', 'registrar', 'moderator'));
---> statement-breakpoint
+CREATE UNIQUE INDEX "event_roles_id_key" ON "event_roles" USING btree ("event_role_id");--> statement-breakpoint
+ALTER TABLE "event_roles" ADD CONSTRAINT "event_roles_role" CHECK ("event_roles"."role" in ('owner', 'organizer', 'coorganizer', 'track_organizer', 'registrar', 'moderator'));--> statement-breakpoint
 -- hand-written (fe-roles)
 INSERT INTO "roles" ("id", "title_name") VALUES
   ('owner', 'Owner'), ('organizer', 'Organizer'), ('coorganizer', 'Co-organizer'),

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
-import { eventRoles, events, userEvents, users } from '../../../db/schema/index.js';
+import { eventRoles, userEvents, users } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
 import { hashPassword } from '../../auth/password.js';
 import { forbidden } from '../../jsonapi/errors.js';
 import { withImageVariants } from '../../images/variants.js';
-import { defineResource, type AttributeSpec, type Columns, type Ctx, type Row, type ToManySpec } from '../../jsonapi/resource.js';
+import { defineResource, type AttributeSpec, type Ctx, type Row, type ToManySpec } from '../../jsonapi/resource.js';
 import { DateTime, Email, Nullable, Text, Url } from '../../jsonapi/types.js';
 import { accountHooks } from './hooks.js';
 import { userPolicy } from './policy.js';
@@ -39,9 +39,11 @@ const roleEvents = (role: RoleName, note = ''): ToManySpec => ({
 const holdsAnywhere = (role: 'owner' | RoleName): AttributeSpec => ({
   schema: Type.Boolean({ description: `the user is a${/^[aeiou]/.test(role) ? 'n' : ''} ${spoken(role)} of a live event` }),
   readOnly: true,
-  select: (t: Columns) =>
-    sql<boolean>`exists (select 1 from ${eventRoles} join ${events} on ${events.id} = ${eventRoles.eventId}
-      and ${events.deletedAt} is null where ${eventRoles.userId} = ${t.id} and ${eventRoles.role} = ${role})`,
+  // Qualified by hand: drizzle leaves the columns of a one-table read unqualified, and an unqualified "id"
+  // here would be the joined event's.
+  select: () =>
+    sql<boolean>`exists (select 1 from "event_roles" r join "events" e on e."id" = r."event_id" and e."deleted_at" is null
+      where r."user_id" = "users"."id" and r."role" = ${role})`,
 });
 
 export const userResource = defineResource({
