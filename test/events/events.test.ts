@@ -20,7 +20,8 @@ const ATTRIBUTES = [
 const RELATIONSHIPS = [
   'coorganizers', 'custom-forms', 'event-copyright', 'event-topic', 'microlocations', 'orders', 'organizers', 'owner',
   'session-types', 'sessions', 'social-links', 'speakers', 'sponsors', 'tracks',
-];
+  'moderators', 'registrars', 'role-invites', 'roles', 'track-organizers',
+].sort();
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((d) => d.id).sort((a, b) => Number(a) - Number(b));
 
 t.test('POST /v1/events: the creator owns the event, which gets an 8-char identifier', async (t) => {

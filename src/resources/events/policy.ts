@@ -21,6 +21,8 @@ const ROLE_RELATIONSHIPS: Record<string, string> = {
 async function changesRoles(ctx: Ctx, eventId: number, input: WriteInput): Promise<boolean> {
   const sent = Object.keys(ROLE_RELATIONSHIPS).filter((name) => name in input.relationships);
   if (sent.length === 0) return false;
+  // POST and DELETE on a relationship route add and remove members: always a change.
+  if (ctx.request.method !== 'PATCH') return true;
   const held = await ctx.db
     .select({ userId: eventRoles.userId, role: eventRoles.role })
     .from(eventRoles)
