@@ -5,7 +5,8 @@
  * page, and a notification for `owner`.
  */
 import type { FastifyInstance } from 'fastify';
-import { notifications } from '../../db/schema/index.js';
+import { and, eq } from 'drizzle-orm';
+import { eventRoles, notifications, roleInvites } from '../../db/schema/index.js';
 import { buildWorld, completeOrder, create, eventAttributes, rel, type World } from '../helpers/events.js';
 import { seedUser, type TestUser } from '../helpers/users.js';
 import type { Caller } from './permission-matrix.js';
@@ -36,6 +37,16 @@ export const buyOrder = (app: FastifyInstance, buyer: TestUser, event: string) =
 export async function notify(app: FastifyInstance, user: TestUser): Promise<string> {
   const [row] = await app.db.insert(notifications).values({ userId: Number(user.id), title: 'Import done', message: 'Open Summit was imported' }).returning();
   return String(row!.id);
+}
+
+/** A role invite to `email` in `event`, made by `inviter`; its id. */
+export const inviteTo = (app: FastifyInstance, inviter: TestUser, event: string, email: string, role = 'coorganizer') =>
+  create(app, inviter.token, 'role-invites', 'role-invite', { email, 'role-name': role }, { event: rel('event', event) });
+
+/** The mailed token of an invite (read from the database, as the invitee reads it from the mail). */
+export async function inviteToken(app: FastifyInstance, id: string): Promise<string> {
+  const [row] = await app.db.select({ hash: roleInvites.hash }).from(roleInvites).where(eq(roleInvites.id, Number(id)));
+  return row!.hash;
 }
 
 const tokensOf = (users: MatrixWorld['users']) =>
@@ -73,6 +84,11 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
   const completed = await completeOrder(app, cast.organizer.token, done);
   const page = await create(app, cast.admin.token, 'pages', 'page', { name: 'Terms', url: '/terms', description: 'The terms' });
   const notification = await notify(app, cast.owner);
+  const invite = await inviteTo(app, cast.owner, p.event, `invitee${++n}@example.org`);
+  const [held] = await app.db
+    .select({ id: eventRoles.id })
+    .from(eventRoles)
+    .where(and(eq(eventRoles.eventId, Number(p.event)), eq(eventRoles.userId, Number(cast.organizer.id)), eq(eventRoles.role, 'organizer')));
 
   const ids: Record<string, string> = {
     users: cast.owner.id,
@@ -91,6 +107,9 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     orders: order,
     pages: page,
     notifications: notification,
+    roles: 'organizer',
+    'role-invites': invite,
+    'users-events-roles': String(held!.id),
     settings: '1',
     import: 'json',
   };

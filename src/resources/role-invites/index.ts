@@ -69,6 +69,7 @@ export const roleInviteResource = defineResource({
   },
   policy: {
     scope: (ctx, t) => inManagedEvent(ctx.caller, t.eventId!),
+    existsFor: (ctx, t) => inManagedEvent(ctx.caller, t.eventId!),
     seesPrivate: () => sql`false`,
     list: loggedIn,
     read() {},

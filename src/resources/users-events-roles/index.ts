@@ -37,6 +37,7 @@ export const usersEventsRoleResource = defineResource({
   },
   policy: {
     scope: visible,
+    existsFor: visible,
     list: loggedIn,
     read() {},
     create: granted,
