@@ -44023,11 +44023,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RoleInviteTokenRequest"];
-                "application/vnd.api+json": components["schemas"]["RoleInviteTokenRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The invited address */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -44095,11 +44094,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RoleInviteTokenRequest"];
-                "application/vnd.api+json": components["schemas"]["RoleInviteTokenRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The role is held */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -44194,11 +44192,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RoleInviteTokenRequest"];
-                "application/vnd.api+json": components["schemas"]["RoleInviteTokenRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The invite is declined */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -44277,7 +44274,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Whether the mail is on its way */
             200: {
                 headers: {
                     [name: string]: unknown;

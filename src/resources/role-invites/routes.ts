@@ -35,7 +35,7 @@ const operation = (o: { operationId: string; summary: string; description: strin
   summary: o.summary,
   description: o.description,
   ...(o.open ? { security: [] } : {}),
-  ...(o.body === false ? {} : { consumes: ['application/json', 'application/vnd.api+json'], body: Type.Ref(TokenRequest) }),
+  ...(o.body === false ? {} : { consumes: ['application/json'], body: Type.Ref(TokenRequest) }),
   response: { 200: o.ok, ...errorResponses([400, 413, 415, ...Object.keys(o.errors).map(Number)], o.errors) },
 });
 
@@ -83,7 +83,7 @@ export default async function roleInviteRoutes(app: FastifyInstance) {
         summary: 'The address a role invite was sent to',
         description: 'Names the invited address of the invite whose mailed token is sent, so the front end can ask that account to log in.',
         open: true,
-        ok: Type.Ref(InviteeResponse),
+        ok: Type.Ref(InviteeResponse, { description: 'The invited address' }),
         errors: { 404: 'No invite has this token' },
       }),
     },
@@ -100,7 +100,7 @@ export default async function roleInviteRoutes(app: FastifyInstance) {
         description:
           'The invitee, logged in with the invited address, takes the role (accepting again answers the same). An owner invite ' +
           'transfers the event: the previous owner stays an organizer. Accepting proves the address: the account becomes verified.',
-        ok: Type.Ref(AcceptedResponse),
+        ok: Type.Ref(AcceptedResponse, { description: 'The role is held' }),
         errors: { 401: 'No valid token was sent', 403: 'The invite is for another address', 404: 'No invite has this token', 409: 'The invite was declined' },
       }),
     },
@@ -133,7 +133,7 @@ export default async function roleInviteRoutes(app: FastifyInstance) {
         summary: 'Decline a role invite',
         description: 'Whoever holds the mailed token declines a pending invite (declining again answers the same).',
         open: true,
-        ok: Type.Ref(DeclinedResponse),
+        ok: Type.Ref(DeclinedResponse, { description: 'The invite is declined' }),
         errors: { 404: 'No invite has this token', 409: 'The invite was accepted' },
       }),
     },
@@ -158,7 +158,7 @@ export default async function roleInviteRoutes(app: FastifyInstance) {
             "The event's organizers mail a pending invite again (counted against the mail limits; past them nothing is sent, and " +
             'the answer says so with `success: false`).',
           body: false,
-          ok: Type.Ref(ResentResponse),
+          ok: Type.Ref(ResentResponse, { description: 'Whether the mail is on its way' }),
           errors: { 401: 'No valid token was sent', 403: 'Organizer rights on the event are required', 404: 'No such invite', 409: 'The invite is not pending' },
         }),
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'id of the role invite' }) }),
