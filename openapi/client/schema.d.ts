@@ -44071,6 +44071,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -44169,6 +44178,15 @@ export interface operations {
                     "application/vnd.api+json": components["schemas"]["ErrorDocument"];
                 };
             };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
             /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
             503: {
                 headers: {
@@ -44242,6 +44260,15 @@ export interface operations {
             };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44339,6 +44366,15 @@ export interface operations {
             };
             /** @description Content-Type is not exactly application/vnd.api+json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

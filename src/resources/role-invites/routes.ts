@@ -36,7 +36,7 @@ const operation = (o: { operationId: string; summary: string; description: strin
   description: o.description,
   ...(o.open ? { security: [] } : {}),
   ...(o.body === false ? {} : { consumes: ['application/json'], body: Type.Ref(TokenRequest) }),
-  response: { 200: o.ok, ...errorResponses([400, 413, 415, ...Object.keys(o.errors).map(Number)], o.errors) },
+  response: { 200: o.ok, ...errorResponses([400, 413, 415, 422, ...Object.keys(o.errors).map(Number)], o.errors) },
 });
 
 /** The invite a token names, locked for the transaction's write; 404 for none (or one of a deleted event). */
