@@ -133,22 +133,42 @@ export const events = pgTable(
   ],
 );
 
-/** Organizers and coorganizers; the owner is `events.owner_id`. A user may hold both roles. */
+/**
+ * The event roles (`roles.id` is the role's name): a fixed list, seeded by the migration. `owner` is
+ * `events.owner_id`; the others are granted in `event_roles`.
+ */
+export const roles = pgTable('roles', {
+  id: varchar('id', { length: 32 }).primaryKey(),
+  titleName: varchar('title_name', { length: 64 }).notNull(),
+});
+
+/**
+ * Who holds which role in an event (the reference's users_events_roles). The owner's row is kept by a
+ * trigger from `events.owner_id` (the one truth); organizers, coorganizers, track organizers, registrars
+ * and moderators are granted here. A user may hold several roles.
+ */
 export const eventRoles = pgTable(
   'event_roles',
   {
+    /**
+     * The row's id (users-events-role). Not called `id` in SQL: correlated subqueries over event_roles
+     * name an outer table's unqualified "id" (drizzle leaves single-table columns unqualified).
+     */
+    id: serial('event_role_id').notNull(),
     eventId: integer('event_id')
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
-    role: varchar('role', { length: 16 }).notNull(),
+    /** A `roles.id`; the check below keeps it one (a foreign key could not be added to a filled table before the seed). */
+    role: varchar('role', { length: 32 }).notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.eventId, t.userId, t.role] }),
+    uniqueIndex('event_roles_id_key').on(t.id),
     index('event_roles_user_id_idx').on(t.userId),
-    check('event_roles_role', sql`${t.role} in ('organizer', 'coorganizer')`),
+    check('event_roles_role', sql`${t.role} in ('owner', 'organizer', 'coorganizer', 'track_organizer', 'registrar', 'moderator')`),
   ],
 );
 

@@ -12,3 +12,4 @@ export * from './tickets.js';
 export * from './social.js';
 export * from './groups.js';
 export * from './streams.js';
+export * from './role-invites.js';

@@ -15,7 +15,7 @@ type PlainJsonOperations = {
 };
 
 /**
- * The operations whose body is plain JSON (the logins and account flows, check_email, send-receipt, image upload, export, app generator); every other body is a
+ * The operations whose body is plain JSON (the logins and account flows, check_email, send-receipt, image upload, export, role invite tokens, app generator); every other body is a
  * JSON:API document, or a multipart form (file uploads) whose content type fetch sets with its boundary.
  * Its type is derived from the generated `paths`, so the compiler fails when an operation is
  * missing here or listed wrongly.
@@ -34,6 +34,9 @@ const plainJsonOperations: PlainJsonOperations = {
   '/v1/upload/image': { post: true },
   '/v1/events/{event_id}/export/json': { post: true },
   '/api/api.php': { post: true },
+  '/v1/role_invites/user': { post: true },
+  '/v1/role_invites/accept-invite': { post: true },
+  '/v1/role_invites/decline-invite': { post: true },
 };
 const plainJson: Readonly<Record<string, Partial<Record<string, true>>>> = plainJsonOperations;
 

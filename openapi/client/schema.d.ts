@@ -540,6 +540,206 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/{id}/relationships/track-organizer-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user track-organizer-events
+         * @description The resource identifiers of the user's track-organizer-events.
+         */
+        get: operations["getUserTrackOrganizerEventsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/track-organizer-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the track-organizer-events of a user
+         * @description Only the track-organizer-events related to this user, with every list feature.
+         */
+        get: operations["getUserTrackOrganizerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/relationships/registrar-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user registrar-events
+         * @description The resource identifiers of the user's registrar-events.
+         */
+        get: operations["getUserRegistrarEventsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/registrar-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the registrar-events of a user
+         * @description Only the registrar-events related to this user, with every list feature.
+         */
+        get: operations["getUserRegistrarEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/relationships/moderator-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user moderator-events
+         * @description The resource identifiers of the user's moderator-events.
+         */
+        get: operations["getUserModeratorEventsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/moderator-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the moderator-events of a user
+         * @description Only the moderator-events related to this user, with every list feature.
+         */
+        get: operations["getUserModeratorEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/relationships/marketer-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user marketer-events
+         * @description The resource identifiers of the user's marketer-events.
+         */
+        get: operations["getUserMarketerEventsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/marketer-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the marketer-events of a user
+         * @description Only the marketer-events related to this user, with every list feature.
+         */
+        get: operations["getUserMarketerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/relationships/sales-admin-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of user sales-admin-events
+         * @description The resource identifiers of the user's sales-admin-events.
+         */
+        get: operations["getUserSalesAdminEventsRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}/sales-admin-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sales-admin-events of a user
+         * @description Only the sales-admin-events related to this user, with every list feature.
+         */
+        get: operations["getUserSalesAdminEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -1636,6 +1836,242 @@ export interface paths {
          * @description Only the coorganizers related to this event, with every list feature.
          */
         get: operations["getEventCoorganizers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/track-organizers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event track-organizers
+         * @description The resource identifiers of the event's track-organizers.
+         */
+        get: operations["getEventTrackOrganizersRelationship"];
+        put?: never;
+        /**
+         * Add to event track-organizers
+         * @description Adds the given track-organizers; ones already linked stay.
+         */
+        post: operations["addEventTrackOrganizersRelationship"];
+        /**
+         * Remove from event track-organizers
+         * @description Removes the given track-organizers.
+         */
+        delete: operations["removeEventTrackOrganizersRelationship"];
+        options?: never;
+        head?: never;
+        /**
+         * Replace event track-organizers
+         * @description Replaces all track-organizers with the given list.
+         */
+        patch: operations["updateEventTrackOrganizersRelationship"];
+        trace?: never;
+    };
+    "/v1/events/{id}/track-organizers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the track-organizers of a event
+         * @description Only the track-organizers related to this event, with every list feature.
+         */
+        get: operations["getEventTrackOrganizers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/registrars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event registrars
+         * @description The resource identifiers of the event's registrars.
+         */
+        get: operations["getEventRegistrarsRelationship"];
+        put?: never;
+        /**
+         * Add to event registrars
+         * @description Adds the given registrars; ones already linked stay.
+         */
+        post: operations["addEventRegistrarsRelationship"];
+        /**
+         * Remove from event registrars
+         * @description Removes the given registrars.
+         */
+        delete: operations["removeEventRegistrarsRelationship"];
+        options?: never;
+        head?: never;
+        /**
+         * Replace event registrars
+         * @description Replaces all registrars with the given list.
+         */
+        patch: operations["updateEventRegistrarsRelationship"];
+        trace?: never;
+    };
+    "/v1/events/{id}/registrars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the registrars of a event
+         * @description Only the registrars related to this event, with every list feature.
+         */
+        get: operations["getEventRegistrars"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/moderators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event moderators
+         * @description The resource identifiers of the event's moderators.
+         */
+        get: operations["getEventModeratorsRelationship"];
+        put?: never;
+        /**
+         * Add to event moderators
+         * @description Adds the given moderators; ones already linked stay.
+         */
+        post: operations["addEventModeratorsRelationship"];
+        /**
+         * Remove from event moderators
+         * @description Removes the given moderators.
+         */
+        delete: operations["removeEventModeratorsRelationship"];
+        options?: never;
+        head?: never;
+        /**
+         * Replace event moderators
+         * @description Replaces all moderators with the given list.
+         */
+        patch: operations["updateEventModeratorsRelationship"];
+        trace?: never;
+    };
+    "/v1/events/{id}/moderators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the moderators of a event
+         * @description Only the moderators related to this event, with every list feature.
+         */
+        get: operations["getEventModerators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event roles
+         * @description The resource identifiers of the event's roles.
+         */
+        get: operations["getEventRolesRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the roles of a event
+         * @description Only the roles related to this event, with every list feature.
+         */
+        get: operations["getEventRoles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/relationships/role-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of event role-invites
+         * @description The resource identifiers of the event's role-invites.
+         */
+        get: operations["getEventRoleInvitesRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}/role-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the role-invites of a event
+         * @description Only the role-invites related to this event, with every list feature.
+         */
+        get: operations["getEventRoleInvites"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5633,6 +6069,410 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List roles
+         * @description Pages of roles with sort, filter, include and sparse fieldsets. The event roles, a fixed list whose ids are their names: owner, organizer, coorganizer, track_organizer, registrar, moderator. Readable by everyone; nobody creates, changes or deletes one (403).
+         */
+        get: operations["listRoles"];
+        put?: never;
+        /**
+         * Create a role
+         * @description Creates a role; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/roles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a role
+         * @description One role, with include and sparse fieldsets.
+         */
+        get: operations["getRole"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a role
+         * @description Deletes the role.
+         */
+        delete: operations["deleteRole"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a role
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateRole"];
+        trace?: never;
+    };
+    "/v1/roles/{id}/relationships/role-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of role role-invites
+         * @description The resource identifiers of the role's role-invites.
+         */
+        get: operations["getRoleRoleInvitesRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/roles/{id}/role-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the role-invites of a role
+         * @description Only the role-invites related to this role, with every list feature.
+         */
+        get: operations["getRoleRoleInvites"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users-events-roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users-events-roles
+         * @description Pages of users-events-roles with sort, filter, include and sparse fieldsets. A user's role in an event. A user reads their own roles; the owner, organizers and coorganizers of an event read all of its roles. Roles are granted through the event's role relationships or role invites (creating one here is 403); the event's owner (or an administrator) removes one by deleting it, except the owner's own (403: transfer the event with an owner role invite instead).
+         */
+        get: operations["listUsersEventsRoles"];
+        put?: never;
+        /**
+         * Create a users-events-role
+         * @description Creates a users-events-role; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createUsersEventsRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users-events-roles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a users-events-role
+         * @description One users-events-role, with include and sparse fieldsets.
+         */
+        get: operations["getUsersEventsRole"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a users-events-role
+         * @description Deletes the users-events-role.
+         */
+        delete: operations["deleteUsersEventsRole"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a users-events-role
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateUsersEventsRole"];
+        trace?: never;
+    };
+    "/v1/users-events-roles/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of users-events-role event
+         * @description The resource identifiers of the users-events-role's event.
+         */
+        get: operations["getUsersEventsRoleEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users-events-roles/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a users-events-role
+         * @description The related event, or null.
+         */
+        get: operations["getUsersEventsRoleEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users-events-roles/{id}/relationships/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of users-events-role role
+         * @description The resource identifiers of the users-events-role's role.
+         */
+        get: operations["getUsersEventsRoleRoleRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users-events-roles/{id}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The role of a users-events-role
+         * @description The related role, or null.
+         */
+        get: operations["getUsersEventsRoleRole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users-events-roles/{id}/relationships/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of users-events-role user
+         * @description The resource identifiers of the users-events-role's user.
+         */
+        get: operations["getUsersEventsRoleUserRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users-events-roles/{id}/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user of a users-events-role
+         * @description The related user, or null.
+         */
+        get: operations["getUsersEventsRoleUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/role-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List role-invites
+         * @description Pages of role-invites with sort, filter, include and sparse fieldsets. An invitation of an address to a role in an event. The event's organizers (the owner alone for the owner role, which transfers the event) invite; a mail carries a link with a token, and the invitee, logged in with that address, accepts it (`POST /v1/role_invites/accept-invite`) or declines it. Organizers and coorganizers of the event read its invites; organizers delete pending or declined ones. An invite is never changed (403): delete it and invite again.
+         */
+        get: operations["listRoleInvites"];
+        put?: never;
+        /**
+         * Create a role-invite
+         * @description Creates a role-invite; answers 201 with its Location. Client-generated ids are refused (403).
+         */
+        post: operations["createRoleInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/role-invites/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a role-invite
+         * @description One role-invite, with include and sparse fieldsets.
+         */
+        get: operations["getRoleInvite"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a role-invite
+         * @description Deletes the role-invite.
+         */
+        delete: operations["deleteRoleInvite"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a role-invite
+         * @description Changes the attributes and relationships the document names; others keep their values.
+         */
+        patch: operations["updateRoleInvite"];
+        trace?: never;
+    };
+    "/v1/role-invites/{id}/relationships/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of role-invite event
+         * @description The resource identifiers of the role-invite's event.
+         */
+        get: operations["getRoleInviteEventRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace role-invite event
+         * @description Sets the event (or clears it with null).
+         */
+        patch: operations["updateRoleInviteEventRelationship"];
+        trace?: never;
+    };
+    "/v1/role-invites/{id}/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event of a role-invite
+         * @description The related event, or null.
+         */
+        get: operations["getRoleInviteEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/role-invites/{id}/relationships/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Linkage of role-invite role
+         * @description The resource identifiers of the role-invite's role.
+         */
+        get: operations["getRoleInviteRoleRelationship"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace role-invite role
+         * @description Sets the role (or clears it with null).
+         */
+        patch: operations["updateRoleInviteRoleRelationship"];
+        trace?: never;
+    };
+    "/v1/role-invites/{id}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The role of a role-invite
+         * @description The related role, or null.
+         */
+        get: operations["getRoleInviteRole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/login": {
         parameters: {
             query?: never;
@@ -6076,6 +6916,86 @@ export interface paths {
         get: operations["getEventHasStreams"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/role_invites/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The address a role invite was sent to
+         * @description Names the invited address of the invite whose mailed token is sent, so the front end can ask that account to log in.
+         */
+        post: operations["roleInviteInvitee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/role_invites/accept-invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a role invite
+         * @description The invitee, logged in with the invited address, takes the role (accepting again answers the same). An owner invite transfers the event: the previous owner stays an organizer. Accepting proves the address: the account becomes verified.
+         */
+        post: operations["acceptRoleInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/role_invites/decline-invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a role invite
+         * @description Whoever holds the mailed token declines a pending invite (declining again answers the same).
+         */
+        post: operations["declineRoleInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/role-invites/{id}/resend-invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a role invite again
+         * @description The event's organizers mail a pending invite again (counted against the mail limits; past them nothing is sent, and the answer says so with `success: false`).
+         */
+        post: operations["resendRoleInvite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6778,6 +7698,18 @@ export interface components {
              * @description the last login; null before the first
              */
             readonly "last-accessed-at"?: string | null;
+            /** @description the user is an owner of a live event */
+            readonly "is-user-owner"?: boolean;
+            /** @description the user is an organizer of a live event */
+            readonly "is-user-organizer"?: boolean;
+            /** @description the user is a coorganizer of a live event */
+            readonly "is-user-coorganizer"?: boolean;
+            /** @description the user is a track organizer of a live event */
+            readonly "is-user-track-organizer"?: boolean;
+            /** @description the user is a moderator of a live event */
+            readonly "is-user-moderator"?: boolean;
+            /** @description the user is a registrar of a live event */
+            readonly "is-user-registrar"?: boolean;
             /** Format: date-time */
             readonly "created-at"?: string;
             /** Format: date-time */
@@ -6820,7 +7752,7 @@ export interface components {
                     id: string;
                 }[];
             };
-            /** @description the events the user holds any role in (owner, organizer, coorganizer); the user and administrators only */
+            /** @description the events the user holds any role in; the user and administrators only */
             events?: {
                 links: components["schemas"]["RelationshipLinks"];
                 data?: {
@@ -6892,6 +7824,51 @@ export interface components {
                     id: string;
                 }[];
             };
+            /** @description the events the user is a track organizer of; the user and administrators only */
+            "track-organizer-events"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                }[];
+            };
+            /** @description the events the user is a registrar of; the user and administrators only */
+            "registrar-events"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                }[];
+            };
+            /** @description the events the user is a moderator of; the user and administrators only */
+            "moderator-events"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                }[];
+            };
+            /** @description the events the user is a marketer of (always empty: this service has no marketer role); the user and administrators only */
+            "marketer-events"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                }[];
+            };
+            /** @description the events the user is a sales admin of (always empty: this service has no sales admin role); the user and administrators only */
+            "sales-admin-events"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                }[];
+            };
         };
         /** @description An account. Registration is open; a user reads and changes only their own record unless an administrator. Registration mails a link that verifies the address (`is-verified`); a new address is unverified until its own link is used. A new password ends the other logins of the account. Deleting keeps the record with deleted-at set and ends its tokens. */
         UserResource: {
@@ -6904,13 +7881,13 @@ export interface components {
         };
         UserDocument: {
             data: components["schemas"]["UserResource"];
-            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         UserListDocument: {
             data: components["schemas"]["UserResource"][];
-            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -7024,6 +8001,18 @@ export interface components {
                      * @description the last login; null before the first. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "last-accessed-at"?: string | null;
+                    /** @description the user is an owner of a live event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "is-user-owner"?: boolean | null;
+                    /** @description the user is an organizer of a live event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "is-user-organizer"?: boolean | null;
+                    /** @description the user is a coorganizer of a live event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "is-user-coorganizer"?: boolean | null;
+                    /** @description the user is a track organizer of a live event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "is-user-track-organizer"?: boolean | null;
+                    /** @description the user is a moderator of a live event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "is-user-moderator"?: boolean | null;
+                    /** @description the user is a registrar of a live event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "is-user-registrar"?: boolean | null;
                     /**
                      * Format: date-time
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -7068,7 +8057,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the events the user holds any role in (owner, organizer, coorganizer); the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the events the user holds any role in; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly events?: {
                         data: {
                             /** @enum {string} */
@@ -7126,6 +8115,46 @@ export interface components {
                     };
                     /** @description the events the user is a coorganizer of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "coorganizer-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is a track organizer of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "track-organizer-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is a registrar of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "registrar-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is a moderator of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "moderator-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is a marketer of (always empty: this service has no marketer role); the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "marketer-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is a sales admin of (always empty: this service has no sales admin role); the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "sales-admin-events"?: {
                         data: {
                             /** @enum {string} */
                             type: "event";
@@ -7244,6 +8273,18 @@ export interface components {
                      * @description the last login; null before the first. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
                      */
                     readonly "last-accessed-at"?: string | null;
+                    /** @description the user is an owner of a live event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "is-user-owner"?: boolean | null;
+                    /** @description the user is an organizer of a live event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "is-user-organizer"?: boolean | null;
+                    /** @description the user is a coorganizer of a live event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "is-user-coorganizer"?: boolean | null;
+                    /** @description the user is a track organizer of a live event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "is-user-track-organizer"?: boolean | null;
+                    /** @description the user is a moderator of a live event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "is-user-moderator"?: boolean | null;
+                    /** @description the user is a registrar of a live event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "is-user-registrar"?: boolean | null;
                     /**
                      * Format: date-time
                      * @description Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422).
@@ -7288,7 +8329,7 @@ export interface components {
                             id: string;
                         }[];
                     };
-                    /** @description the events the user holds any role in (owner, organizer, coorganizer); the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    /** @description the events the user holds any role in; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly events?: {
                         data: {
                             /** @enum {string} */
@@ -7346,6 +8387,46 @@ export interface components {
                     };
                     /** @description the events the user is a coorganizer of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
                     readonly "coorganizer-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is a track organizer of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "track-organizer-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is a registrar of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "registrar-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is a moderator of; the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "moderator-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is a marketer of (always empty: this service has no marketer role); the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "marketer-events"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        }[];
+                    };
+                    /** @description the events the user is a sales admin of (always empty: this service has no sales admin role); the user and administrators only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "sales-admin-events"?: {
                         data: {
                             /** @enum {string} */
                             type: "event";
@@ -7561,6 +8642,51 @@ export interface components {
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         UserCoorganizerEventsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserTrackOrganizerEventsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserRegistrarEventsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserModeratorEventsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserMarketerEventsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UserSalesAdminEventsRelationship: {
             links: components["schemas"]["RelationshipLinks"];
             data: {
                 /** @enum {string} */
@@ -8053,6 +9179,51 @@ export interface components {
                     id: string;
                 }[];
             };
+            /** @description track organizers see the event while it is a draft; only the owner changes them */
+            "track-organizers"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user";
+                    id: string;
+                }[];
+            };
+            /** @description registrars see the event while it is a draft; only the owner changes them */
+            registrars?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user";
+                    id: string;
+                }[];
+            };
+            /** @description moderators see the event while it is a draft; only the owner changes them */
+            moderators?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user";
+                    id: string;
+                }[];
+            };
+            /** @description who holds which role in the event, the owner included */
+            roles?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "users-events-role";
+                    id: string;
+                }[];
+            };
+            /** @description invitations to roles in the event; its organizers and coorganizers only */
+            "role-invites"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "role-invite";
+                    id: string;
+                }[];
+            };
         };
         /** @description An event. Any logged-in user may create one and becomes its owner. Published events are public; drafts, and every record under them, answer 404 to anyone but their organizers, coorganizers and administrators. Every path may name an event by id or by its identifier. */
         EventResource: {
@@ -8065,13 +9236,13 @@ export interface components {
         };
         EventDocument: {
             data: components["schemas"]["EventResource"];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventListDocument: {
             data: components["schemas"]["EventResource"][];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -8439,6 +9610,43 @@ export interface components {
                             id: string;
                         }[];
                     };
+                    "track-organizers"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        }[];
+                    };
+                    registrars?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        }[];
+                    };
+                    moderators?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        }[];
+                    };
+                    /** @description who holds which role in the event, the owner included. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly roles?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "users-events-role";
+                            id: string;
+                        }[];
+                    };
+                    /** @description invitations to roles in the event; its organizers and coorganizers only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "role-invites"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "role-invite";
+                            id: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -8802,6 +10010,43 @@ export interface components {
                         data: {
                             /** @enum {string} */
                             type: "user";
+                            id: string;
+                        }[];
+                    };
+                    "track-organizers"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        }[];
+                    };
+                    registrars?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        }[];
+                    };
+                    moderators?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        }[];
+                    };
+                    /** @description who holds which role in the event, the owner included. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly roles?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "users-events-role";
+                            id: string;
+                        }[];
+                    };
+                    /** @description invitations to roles in the event; its organizers and coorganizers only. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "role-invites"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "role-invite";
                             id: string;
                         }[];
                     };
@@ -9313,6 +10558,72 @@ export interface components {
                 id: string;
             }[];
         };
+        EventTrackOrganizersRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventTrackOrganizersRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            }[];
+        };
+        EventRegistrarsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventRegistrarsRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            }[];
+        };
+        EventModeratorsRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventModeratorsRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            }[];
+        };
+        EventRolesRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "users-events-role";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        EventRoleInvitesRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "role-invite";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
         /** @description Attributes of a event-topic */
         EventTopicAttributes: {
             name?: string;
@@ -9357,13 +10668,13 @@ export interface components {
         };
         EventTopicDocument: {
             data: components["schemas"]["EventTopicResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventTopicListDocument: {
             data: components["schemas"]["EventTopicResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -9530,13 +10841,13 @@ export interface components {
         };
         EventTypeDocument: {
             data: components["schemas"]["EventTypeResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventTypeListDocument: {
             data: components["schemas"]["EventTypeResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -9648,13 +10959,13 @@ export interface components {
         };
         EventSubTopicDocument: {
             data: components["schemas"]["EventSubTopicResource"];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventSubTopicListDocument: {
             data: components["schemas"]["EventSubTopicResource"][];
-            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventTopicResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -9794,13 +11105,13 @@ export interface components {
         };
         EventCopyrightDocument: {
             data: components["schemas"]["EventCopyrightResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         EventCopyrightListDocument: {
             data: components["schemas"]["EventCopyrightResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -9923,13 +11234,13 @@ export interface components {
         };
         SocialLinkDocument: {
             data: components["schemas"]["SocialLinkResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SocialLinkListDocument: {
             data: components["schemas"]["SocialLinkResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -10067,13 +11378,13 @@ export interface components {
         };
         MicrolocationDocument: {
             data: components["schemas"]["MicrolocationResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         MicrolocationListDocument: {
             data: components["schemas"]["MicrolocationResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -10262,13 +11573,13 @@ export interface components {
         };
         SponsorDocument: {
             data: components["schemas"]["SponsorResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SponsorListDocument: {
             data: components["schemas"]["SponsorResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -10402,13 +11713,13 @@ export interface components {
         };
         TrackDocument: {
             data: components["schemas"]["TrackResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         TrackListDocument: {
             data: components["schemas"]["TrackResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -10562,13 +11873,13 @@ export interface components {
         };
         SessionTypeDocument: {
             data: components["schemas"]["SessionTypeResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SessionTypeListDocument: {
             data: components["schemas"]["SessionTypeResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -10875,13 +12186,13 @@ export interface components {
         };
         SessionDocument: {
             data: components["schemas"]["SessionResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SessionListDocument: {
             data: components["schemas"]["SessionResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -11568,13 +12879,13 @@ export interface components {
         };
         SpeakerDocument: {
             data: components["schemas"]["SpeakerResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SpeakerListDocument: {
             data: components["schemas"]["SpeakerResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -11903,13 +13214,13 @@ export interface components {
         };
         CustomFormDocument: {
             data: components["schemas"]["CustomFormResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         CustomFormListDocument: {
             data: components["schemas"]["CustomFormResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -12154,13 +13465,13 @@ export interface components {
         };
         OrderDocument: {
             data: components["schemas"]["OrderResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         OrderListDocument: {
             data: components["schemas"]["OrderResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -12534,13 +13845,13 @@ export interface components {
         };
         NotificationDocument: {
             data: components["schemas"]["NotificationResource"];
-            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"])[];
+            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"] | components["schemas"]["NotificationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         NotificationListDocument: {
             data: components["schemas"]["NotificationResource"][];
-            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"])[];
+            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"] | components["schemas"]["NotificationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -12709,13 +14020,13 @@ export interface components {
         };
         TicketDocument: {
             data: components["schemas"]["TicketResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         TicketListDocument: {
             data: components["schemas"]["TicketResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -12966,13 +14277,13 @@ export interface components {
         };
         TaxDocument: {
             data: components["schemas"]["TaxResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         TaxListDocument: {
             data: components["schemas"]["TaxResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -13152,13 +14463,13 @@ export interface components {
         };
         SpeakersCallDocument: {
             data: components["schemas"]["SpeakersCallResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SpeakersCallListDocument: {
             data: components["schemas"]["SpeakersCallResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -13287,13 +14598,13 @@ export interface components {
         };
         StripeAuthorizationDocument: {
             data: components["schemas"]["StripeAuthorizationResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         StripeAuthorizationListDocument: {
             data: components["schemas"]["StripeAuthorizationResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -13481,13 +14792,13 @@ export interface components {
         };
         AttendeeDocument: {
             data: components["schemas"]["AttendeeResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         AttendeeListDocument: {
             data: components["schemas"]["AttendeeResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -13831,13 +15142,13 @@ export interface components {
         };
         FeedbackDocument: {
             data: components["schemas"]["FeedbackResource"];
-            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"])[];
+            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         FeedbackListDocument: {
             data: components["schemas"]["FeedbackResource"][];
-            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"])[];
+            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -14008,13 +15319,13 @@ export interface components {
         };
         UserFavouriteSessionDocument: {
             data: components["schemas"]["UserFavouriteSessionResource"];
-            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"])[];
+            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         UserFavouriteSessionListDocument: {
             data: components["schemas"]["UserFavouriteSessionResource"][];
-            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"])[];
+            included?: (components["schemas"]["SessionResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -14151,13 +15462,13 @@ export interface components {
         };
         SpeakerInviteDocument: {
             data: components["schemas"]["SpeakerInviteResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         SpeakerInviteListDocument: {
             data: components["schemas"]["SpeakerInviteResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -14356,13 +15667,13 @@ export interface components {
         };
         VideoStreamDocument: {
             data: components["schemas"]["VideoStreamResource"];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         VideoStreamListDocument: {
             data: components["schemas"]["VideoStreamResource"][];
-            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"])[];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -14651,13 +15962,13 @@ export interface components {
         };
         GroupDocument: {
             data: components["schemas"]["GroupResource"];
-            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"])[];
+            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"] | components["schemas"]["NotificationResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         GroupListDocument: {
             data: components["schemas"]["GroupResource"][];
-            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"])[];
+            included?: (components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"] | components["schemas"]["NotificationResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -14905,13 +16216,13 @@ export interface components {
         };
         UserFollowGroupDocument: {
             data: components["schemas"]["UserFollowGroupResource"];
-            included?: (components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["UserFollowGroupResource"])[];
+            included?: (components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["UserFollowGroupResource"])[];
             links?: components["schemas"]["ResourceLinks"];
             jsonapi: components["schemas"]["JsonApiVersion"];
         };
         UserFollowGroupListDocument: {
             data: components["schemas"]["UserFollowGroupResource"][];
-            included?: (components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["UserFollowGroupResource"])[];
+            included?: (components["schemas"]["GroupResource"] | components["schemas"]["UserResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["UserFollowGroupResource"])[];
             links: components["schemas"]["ListLinks"];
             meta: components["schemas"]["ListMeta"];
             jsonapi: components["schemas"]["JsonApiVersion"];
@@ -15007,6 +16318,421 @@ export interface components {
             data: {
                 /** @enum {string} */
                 type: "user";
+                id: string;
+            } | null;
+        };
+        /** @description Attributes of a role */
+        RoleAttributes: {
+            /** @description the role, also its id */
+            readonly name?: string;
+            /** @description the name people read */
+            readonly "title-name"?: string;
+        };
+        RoleRelationships: {
+            /** @description invitations to this role in the events the caller organizes or coorganizes */
+            "role-invites"?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "role-invite";
+                    id: string;
+                }[];
+            };
+        };
+        /** @description The event roles, a fixed list whose ids are their names: owner, organizer, coorganizer, track_organizer, registrar, moderator. Readable by everyone; nobody creates, changes or deletes one (403). */
+        RoleResource: {
+            /** @enum {string} */
+            type: "role";
+            id: string;
+            attributes: components["schemas"]["RoleAttributes"];
+            relationships?: components["schemas"]["RoleRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        RoleDocument: {
+            data: components["schemas"]["RoleResource"];
+            included?: (components["schemas"]["RoleInviteResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        RoleListDocument: {
+            data: components["schemas"]["RoleResource"][];
+            included?: (components["schemas"]["RoleInviteResource"] | components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        RoleCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "role";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes?: {
+                    /** @description the role, also its id. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly name?: string | null;
+                    /** @description the name people read. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "title-name"?: string | null;
+                };
+                relationships?: {
+                    /** @description invitations to this role in the events the caller organizes or coorganizes. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "role-invites"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "role-invite";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        RoleUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "role";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    /** @description the role, also its id. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly name?: string | null;
+                    /** @description the name people read. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly "title-name"?: string | null;
+                };
+                relationships?: {
+                    /** @description invitations to this role in the events the caller organizes or coorganizes. Read-only: a request may send it back as read (on create: an empty list), and it is then ignored; any other value is refused (422). */
+                    readonly "role-invites"?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "role-invite";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        RoleRoleInvitesRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "role-invite";
+                id: string;
+            }[];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        /** @description Attributes of a users-events-role */
+        UsersEventsRoleAttributes: Record<string, never>;
+        UsersEventsRoleRelationships: {
+            /** @description the event */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+            /** @description the role held */
+            role?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "role";
+                    id: string;
+                } | null;
+            };
+            /** @description who holds it */
+            user?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "user";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description A user's role in an event. A user reads their own roles; the owner, organizers and coorganizers of an event read all of its roles. Roles are granted through the event's role relationships or role invites (creating one here is 403); the event's owner (or an administrator) removes one by deleting it, except the owner's own (403: transfer the event with an owner role invite instead). */
+        UsersEventsRoleResource: {
+            /** @enum {string} */
+            type: "users-events-role";
+            id: string;
+            attributes: components["schemas"]["UsersEventsRoleAttributes"];
+            relationships?: components["schemas"]["UsersEventsRoleRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        UsersEventsRoleDocument: {
+            data: components["schemas"]["UsersEventsRoleResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UsersEventsRoleListDocument: {
+            data: components["schemas"]["UsersEventsRoleResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UsersEventsRoleCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "users-events-role";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes?: Record<string, never>;
+                relationships?: {
+                    /** @description the event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description the role held. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly role?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "role";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description who holds it. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                };
+            };
+        };
+        UsersEventsRoleUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "users-events-role";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: Record<string, never>;
+                relationships?: {
+                    /** @description the event. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description the role held. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly role?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "role";
+                            id: string;
+                        } | null;
+                    };
+                    /** @description who holds it. Read-only: a request may send it back as read (on create: null), and it is then ignored; any other value is refused (422). */
+                    readonly user?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "user";
+                            id: string;
+                        } | null;
+                    };
+                };
+            };
+        };
+        UsersEventsRoleEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UsersEventsRoleRoleRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "role";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        UsersEventsRoleUserRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "user";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        /** @description Attributes of a role-invite */
+        RoleInviteAttributes: {
+            /** @description an email address; surrounding blanks are trimmed */
+            email?: string;
+            /** @description the role; the name of the role relationship (either may be sent; both must agree) */
+            "role-name"?: "owner" | "organizer" | "coorganizer" | "track_organizer" | "registrar" | "moderator";
+            /** @description pending until the invitee accepts or declines; a new invite is pending */
+            status?: "pending" | "accepted" | "declined";
+            /** @description the token of the mailed link; never returned */
+            hash?: string | null;
+            /**
+             * Format: date-time
+             * @description when the invite was made
+             */
+            "created-at"?: string;
+        };
+        RoleInviteRelationships: {
+            /** @description the event the record belongs to; set on create and never changed */
+            event?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "event";
+                    id: string;
+                } | null;
+            };
+            /** @description the role; agrees with role-name */
+            role?: {
+                links: components["schemas"]["RelationshipLinks"];
+                data?: {
+                    /** @enum {string} */
+                    type: "role";
+                    id: string;
+                } | null;
+            };
+        };
+        /** @description An invitation of an address to a role in an event. The event's organizers (the owner alone for the owner role, which transfers the event) invite; a mail carries a link with a token, and the invitee, logged in with that address, accepts it (`POST /v1/role_invites/accept-invite`) or declines it. Organizers and coorganizers of the event read its invites; organizers delete pending or declined ones. An invite is never changed (403): delete it and invite again. */
+        RoleInviteResource: {
+            /** @enum {string} */
+            type: "role-invite";
+            id: string;
+            attributes: components["schemas"]["RoleInviteAttributes"];
+            relationships?: components["schemas"]["RoleInviteRelationships"];
+            links: components["schemas"]["ResourceLinks"];
+        };
+        RoleInviteDocument: {
+            data: components["schemas"]["RoleInviteResource"];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
+            links?: components["schemas"]["ResourceLinks"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        RoleInviteListDocument: {
+            data: components["schemas"]["RoleInviteResource"][];
+            included?: (components["schemas"]["EventResource"] | components["schemas"]["EventTopicResource"] | components["schemas"]["EventSubTopicResource"] | components["schemas"]["EventTypeResource"] | components["schemas"]["EventCopyrightResource"] | components["schemas"]["VideoStreamResource"] | components["schemas"]["MicrolocationResource"] | components["schemas"]["SessionResource"] | components["schemas"]["TrackResource"] | components["schemas"]["SessionTypeResource"] | components["schemas"]["SpeakerResource"] | components["schemas"]["UserResource"] | components["schemas"]["OrderResource"] | components["schemas"]["AttendeeResource"] | components["schemas"]["TicketResource"] | components["schemas"]["NotificationResource"] | components["schemas"]["FeedbackResource"] | components["schemas"]["UserFavouriteSessionResource"] | components["schemas"]["GroupResource"] | components["schemas"]["UserFollowGroupResource"] | components["schemas"]["SpeakerInviteResource"] | components["schemas"]["SocialLinkResource"] | components["schemas"]["SponsorResource"] | components["schemas"]["CustomFormResource"] | components["schemas"]["TaxResource"] | components["schemas"]["SpeakersCallResource"] | components["schemas"]["StripeAuthorizationResource"] | components["schemas"]["UsersEventsRoleResource"] | components["schemas"]["RoleResource"] | components["schemas"]["RoleInviteResource"])[];
+            links: components["schemas"]["ListLinks"];
+            meta: components["schemas"]["ListMeta"];
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        RoleInviteCreateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "role-invite";
+                /** @description refused: the server assigns ids */
+                id?: string;
+                attributes: {
+                    /** @description an email address; surrounding blanks are trimmed */
+                    email: string;
+                    /** @description the role; null when the role relationship names it */
+                    "role-name"?: "owner" | "organizer" | "coorganizer" | "track_organizer" | "registrar" | "moderator" | null;
+                    /** @description pending until the invitee accepts or declines; a new invite is pending */
+                    status?: "pending" | "accepted" | "declined";
+                    /** @description set by the server */
+                    hash?: null;
+                    /**
+                     * Format: date-time
+                     * @description set by the server: a value sent (the front end sends its clock) is ignored
+                     */
+                    "created-at"?: string | null;
+                };
+                relationships: {
+                    event: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                    role?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "role";
+                            id: string;
+                        } | null;
+                    };
+                };
+            };
+        };
+        RoleInviteUpdateRequest: {
+            data: {
+                /** @enum {string} */
+                type: "role-invite";
+                /** @description must equal the id in the path */
+                id: string;
+                attributes?: {
+                    /** @description an email address; surrounding blanks are trimmed */
+                    email?: string;
+                    /** @description the role; null when the role relationship names it */
+                    "role-name"?: "owner" | "organizer" | "coorganizer" | "track_organizer" | "registrar" | "moderator" | null;
+                    /** @description pending until the invitee accepts or declines; a new invite is pending */
+                    status?: "pending" | "accepted" | "declined";
+                    /** @description set by the server */
+                    hash?: null;
+                    /**
+                     * Format: date-time
+                     * @description set by the server: a value sent (the front end sends its clock) is ignored
+                     */
+                    "created-at"?: string | null;
+                };
+                relationships?: {
+                    event?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "event";
+                            id: string;
+                        };
+                    };
+                    role?: {
+                        data: {
+                            /** @enum {string} */
+                            type: "role";
+                            id: string;
+                        } | null;
+                    };
+                };
+            };
+        };
+        RoleInviteEventRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        RoleInviteEventRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "event";
+                id: string;
+            };
+        };
+        RoleInviteRoleRelationship: {
+            links: components["schemas"]["RelationshipLinks"];
+            data: {
+                /** @enum {string} */
+                type: "role";
+                id: string;
+            } | null;
+            jsonapi: components["schemas"]["JsonApiVersion"];
+        };
+        RoleInviteRoleRelationshipRequest: {
+            data: {
+                /** @enum {string} */
+                type: "role";
                 id: string;
             } | null;
         };
@@ -16215,7 +17941,7 @@ export interface components {
                 coorganizer: number;
                 /** @description distinct attendee e-mail addresses of the orders of live events */
                 attendee: number;
-                /** @description always 0: this service has no track organizers */
+                /** @description users who are track organizers of a live event */
                 "track-organizer": number;
             };
             links: components["schemas"]["ResourceLinks"];
@@ -16631,6 +18357,32 @@ export interface components {
             /** @description the caller may join its streams: an organizer, coorganizer or administrator, a speaker of an accepted or confirmed session of the event (by account or address), or the buyer of a placed or completed order of the event */
             can_access: boolean;
         };
+        RoleInviteTokenRequest: {
+            data: {
+                /** @description the `token` of the link in the mail */
+                token: string;
+            };
+        };
+        RoleInviteInvitee: {
+            email: string;
+        };
+        RoleInviteAccepted: {
+            email: string;
+            /** @description id of the event */
+            event: number;
+            event_identifier: string;
+            /** @description the user's first and last name, if any */
+            name: string | null;
+            /** @description the role now held */
+            role: string;
+        };
+        RoleInviteDeclined: {
+            message: string;
+        };
+        RoleInviteResent: {
+            success: boolean;
+            message: string;
+        };
         ImageUploadRequest: {
             /** @description The image as a data URI: `data:image/<png|jpeg|jpg|gif|webp>;base64,<bytes>` */
             data: string;
@@ -16842,6 +18594,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -17108,6 +18866,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -17594,6 +19358,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -17985,6 +19755,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -18255,6 +20031,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -18525,6 +20307,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -18795,6 +20583,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -19065,6 +20859,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -19335,6 +21135,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -19605,6 +21411,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -19875,6 +21687,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -20145,6 +21963,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -20415,6 +22239,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -20685,6 +22515,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -20696,6 +22532,1386 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description A page of the coorganizer-events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserTrackOrganizerEventsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserTrackOrganizerEventsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserTrackOrganizerEvents: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the track-organizer-events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserRegistrarEventsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserRegistrarEventsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserRegistrarEvents: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the registrar-events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserModeratorEventsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserModeratorEventsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserModeratorEvents: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the moderator-events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserMarketerEventsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserMarketerEventsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserMarketerEvents: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the marketer-events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserSalesAdminEventsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserSalesAdminEventsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUserSalesAdminEvents: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the sales-admin-events */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -20853,6 +24069,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -21119,6 +24341,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -21716,6 +24944,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -22101,6 +25335,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -22486,6 +25726,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -22752,6 +25998,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -23018,6 +26270,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -23403,6 +26661,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -23677,6 +26941,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -23947,6 +27217,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -24217,6 +27493,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -24487,6 +27769,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -24757,6 +28045,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -25027,6 +28321,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -25297,6 +28597,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -25688,6 +28994,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -26079,6 +29391,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -26349,6 +29667,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -26732,6 +30056,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -26998,6 +30328,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -27264,6 +30600,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -27538,6 +30880,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -27800,6 +31148,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -28074,6 +31428,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -28344,6 +31704,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -28971,6 +32337,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -29598,6 +32970,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -29615,6 +32993,2457 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["UserListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventTrackOrganizersRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTrackOrganizersRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    addEventTrackOrganizersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventTrackOrganizersRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTrackOrganizersRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    removeEventTrackOrganizersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventTrackOrganizersRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTrackOrganizersRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEventTrackOrganizersRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventTrackOrganizersRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventTrackOrganizersRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventTrackOrganizers: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the track-organizers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventRegistrarsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventRegistrarsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    addEventRegistrarsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventRegistrarsRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventRegistrarsRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    removeEventRegistrarsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventRegistrarsRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventRegistrarsRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEventRegistrarsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventRegistrarsRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventRegistrarsRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventRegistrars: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the registrars */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventModeratorsRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventModeratorsRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    addEventModeratorsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventModeratorsRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventModeratorsRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    removeEventModeratorsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventModeratorsRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventModeratorsRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateEventModeratorsRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["EventModeratorsRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventModeratorsRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventModerators: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the moderators */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventRolesRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventRolesRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventRoles: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the roles */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UsersEventsRoleListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventRoleInvitesRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventRoleInvitesRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getEventRoleInvites: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id or identifier of the event */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the role-invites */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleInviteListDocument"];
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -29766,6 +35595,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
                 /** @description sent by the Open Event front end (`true`); no effect */
                 upcoming?: string;
             };
@@ -29924,6 +35759,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -30190,6 +36031,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -30676,6 +36523,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -30946,6 +36799,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -31235,6 +37094,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -31501,6 +37366,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -31987,6 +37858,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -32155,6 +38032,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -32421,6 +38304,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -33018,6 +38907,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -33292,6 +39187,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -33460,6 +39361,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -33726,6 +39633,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -34102,6 +40015,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -34699,6 +40618,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -34871,6 +40796,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -35137,6 +41068,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -35734,6 +41671,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -35906,6 +41849,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -36172,6 +42121,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -36769,6 +42724,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -37043,6 +43004,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -37424,6 +43391,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -37596,6 +43569,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -37862,6 +43841,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -38459,6 +44444,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -38631,6 +44622,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -38897,6 +44894,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -39494,6 +45497,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -39768,6 +45777,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -39936,6 +45951,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -40202,6 +46223,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -40799,6 +46826,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -41073,6 +47106,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -41241,6 +47280,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -41507,6 +47552,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -42104,6 +48155,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -42489,6 +48546,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -42874,6 +48937,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -43259,6 +49328,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -43890,6 +49965,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -44273,6 +50354,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -44547,6 +50634,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -44809,6 +50902,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -45083,6 +51182,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -45353,6 +51458,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -45521,6 +51632,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -45787,6 +51904,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -46384,6 +52507,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -46769,6 +52898,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -47400,6 +53535,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -47568,6 +53709,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -47834,6 +53981,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -48440,6 +54593,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -48612,6 +54771,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -48878,6 +55043,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -49475,6 +55646,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -49741,6 +55918,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -50015,6 +56198,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -50285,6 +56474,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -50453,6 +56648,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -50719,6 +56920,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -51112,6 +57319,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -51378,6 +57591,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -51865,6 +58084,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -52037,6 +58262,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -52303,6 +58534,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -52900,6 +59137,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -53174,6 +59417,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -53444,6 +59693,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -53612,6 +59867,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -53878,6 +60139,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -54475,6 +60742,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -54647,6 +60920,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -54913,6 +61192,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -55289,6 +61574,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -55886,6 +62177,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -56058,6 +62355,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -56324,6 +62627,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -56930,6 +63239,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -57102,6 +63417,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -57368,6 +63689,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -57965,6 +64292,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -58350,6 +64683,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -58735,6 +65074,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -59120,6 +65465,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -59292,6 +65643,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -59558,6 +65915,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -60155,6 +66518,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -60540,6 +66909,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -60925,6 +67300,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -61097,6 +67478,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -61363,6 +67750,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -61969,6 +68362,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -62235,6 +68634,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -62407,6 +68812,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -62673,6 +69084,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -63279,6 +69696,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -63664,6 +70087,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -63836,6 +70265,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -64102,6 +70537,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -64708,6 +71149,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -65339,6 +71786,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -65507,6 +71960,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -65773,6 +72232,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -66251,6 +72716,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -66882,6 +73353,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -67152,6 +73629,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -67414,6 +73897,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -67586,6 +74075,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path?: never;
@@ -67852,6 +74347,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -68458,6 +74959,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -68843,6 +75350,12 @@ export interface operations {
                 "fields[group]"?: string;
                 /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
                 "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
             };
             header?: never;
             path: {
@@ -68860,6 +75373,3893 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.api+json": components["schemas"]["UserDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listRoles: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of roles */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["RoleCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created role */
+            201: {
+                headers: {
+                    /** @description path of the new role */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getRole: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["RoleUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getRoleRoleInvitesRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleRoleInvitesRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getRoleRoleInvites: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the role-invites */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleInviteListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listUsersEventsRoles: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users-events-roles */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UsersEventsRoleListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createUsersEventsRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["UsersEventsRoleCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created users-events-role */
+            201: {
+                headers: {
+                    /** @description path of the new users-events-role */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UsersEventsRoleDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUsersEventsRole: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The users-events-role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UsersEventsRoleDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteUsersEventsRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateUsersEventsRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["UsersEventsRoleUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated users-events-role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UsersEventsRoleDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUsersEventsRoleEventRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UsersEventsRoleEventRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUsersEventsRoleEvent: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUsersEventsRoleRoleRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UsersEventsRoleRoleRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUsersEventsRoleRole: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUsersEventsRoleUserRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UsersEventsRoleUserRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getUsersEventsRoleUser: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["UserDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    listRoleInvites: {
+        parameters: {
+            query?: {
+                /** @description records per page (default 20); 0: every matching record in one page, refused (400) when more than 10000 match */
+                "page[size]"?: number;
+                /** @description 1-based page number */
+                "page[number]"?: number;
+                /** @description comma-separated attribute names, or a to-one relationship and an attribute of its record (`event.starts-at`); a leading "-" sorts descending */
+                sort?: string;
+                /** @description JSON array of {"name","op","val"} conditions (AND), nestable with {"and"|"or":[...]} and {"not":{...}}; ops: eq ne lt le gt ge like ilike in notin is_ isnot has any; a to-one relationship takes eq and ne with null or an id */
+                filter?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of role-invites */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleInviteListDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    createRoleInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["RoleInviteCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The created role-invite */
+            201: {
+                headers: {
+                    /** @description path of the new role-invite */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleInviteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getRoleInvite: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The role-invite */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleInviteDocument"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    deleteRoleInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["DeleteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateRoleInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["RoleInviteUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated role-invite */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleInviteDocument"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getRoleInviteEventRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleInviteEventRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateRoleInviteEventRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["RoleInviteEventRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleInviteEventRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getRoleInviteEvent: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["EventDocument"] | {
+                        data: null;
+                        links: components["schemas"]["ResourceLinks"];
+                        jsonapi: components["schemas"]["JsonApiVersion"];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getRoleInviteRoleRelationship: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linkage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleInviteRoleRelationship"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    updateRoleInviteRoleRelationship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.api+json": components["schemas"]["RoleInviteRoleRelationshipRequest"];
+            };
+        };
+        responses: {
+            /** @description The linkage after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleInviteRoleRelationship"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The token is missing, invalid or expired, or its account is gone */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The caller may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Object not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Accept excludes application/vnd.api+json */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The type or id does not match, or the record conflicts with another */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    getRoleInviteRole: {
+        parameters: {
+            query?: {
+                /** @description accepted for the Open Event front end; no effect */
+                cache?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                public?: string;
+                /** @description accepted for the Open Event front end; no effect */
+                nocache?: string;
+                /** @description comma-separated relationship paths, dotted for nesting */
+                include?: string;
+                /** @description comma-separated user fields to return (dasherized or snake_case) */
+                "fields[user]"?: string;
+                /** @description comma-separated event fields to return (dasherized or snake_case) */
+                "fields[event]"?: string;
+                /** @description comma-separated event-topic fields to return (dasherized or snake_case) */
+                "fields[event-topic]"?: string;
+                /** @description comma-separated event-type fields to return (dasherized or snake_case) */
+                "fields[event-type]"?: string;
+                /** @description comma-separated event-sub-topic fields to return (dasherized or snake_case) */
+                "fields[event-sub-topic]"?: string;
+                /** @description comma-separated event-copyright fields to return (dasherized or snake_case) */
+                "fields[event-copyright]"?: string;
+                /** @description comma-separated social-link fields to return (dasherized or snake_case) */
+                "fields[social-link]"?: string;
+                /** @description comma-separated microlocation fields to return (dasherized or snake_case) */
+                "fields[microlocation]"?: string;
+                /** @description comma-separated sponsor fields to return (dasherized or snake_case) */
+                "fields[sponsor]"?: string;
+                /** @description comma-separated track fields to return (dasherized or snake_case) */
+                "fields[track]"?: string;
+                /** @description comma-separated session-type fields to return (dasherized or snake_case) */
+                "fields[session-type]"?: string;
+                /** @description comma-separated session fields to return (dasherized or snake_case) */
+                "fields[session]"?: string;
+                /** @description comma-separated speaker fields to return (dasherized or snake_case) */
+                "fields[speaker]"?: string;
+                /** @description comma-separated custom_form fields to return (dasherized or snake_case) */
+                "fields[custom_form]"?: string;
+                /** @description comma-separated order fields to return (dasherized or snake_case) */
+                "fields[order]"?: string;
+                /** @description comma-separated page fields to return (dasherized or snake_case) */
+                "fields[page]"?: string;
+                /** @description comma-separated notification fields to return (dasherized or snake_case) */
+                "fields[notification]"?: string;
+                /** @description comma-separated ticket fields to return (dasherized or snake_case) */
+                "fields[ticket]"?: string;
+                /** @description comma-separated tax fields to return (dasherized or snake_case) */
+                "fields[tax]"?: string;
+                /** @description comma-separated speakers-call fields to return (dasherized or snake_case) */
+                "fields[speakers-call]"?: string;
+                /** @description comma-separated stripe-authorization fields to return (dasherized or snake_case) */
+                "fields[stripe-authorization]"?: string;
+                /** @description comma-separated attendee fields to return (dasherized or snake_case) */
+                "fields[attendee]"?: string;
+                /** @description comma-separated feedback fields to return (dasherized or snake_case) */
+                "fields[feedback]"?: string;
+                /** @description comma-separated user-favourite-session fields to return (dasherized or snake_case) */
+                "fields[user-favourite-session]"?: string;
+                /** @description comma-separated speaker-invite fields to return (dasherized or snake_case) */
+                "fields[speaker-invite]"?: string;
+                /** @description comma-separated video-stream fields to return (dasherized or snake_case) */
+                "fields[video-stream]"?: string;
+                /** @description comma-separated group fields to return (dasherized or snake_case) */
+                "fields[group]"?: string;
+                /** @description comma-separated user-follow-group fields to return (dasherized or snake_case) */
+                "fields[user-follow-group]"?: string;
+                /** @description comma-separated role fields to return (dasherized or snake_case) */
+                "fields[role]"?: string;
+                /** @description comma-separated users-events-role fields to return (dasherized or snake_case) */
+                "fields[users-events-role]"?: string;
+                /** @description comma-separated role-invite fields to return (dasherized or snake_case) */
+                "fields[role-invite]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the record */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["RoleDocument"] | {
                         data: null;
                         links: components["schemas"]["ResourceLinks"];
                         jsonapi: components["schemas"]["JsonApiVersion"];
@@ -71169,6 +81569,388 @@ export interface operations {
             };
             /** @description Object not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    roleInviteInvitee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleInviteTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The invited address */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleInviteInvitee"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description No invite has this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    acceptRoleInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleInviteTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The role is held */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleInviteAccepted"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description No valid token was sent */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The invite is for another address */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description No invite has this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The invite was declined */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    declineRoleInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleInviteTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The invite is declined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleInviteDeclined"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description No invite has this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The invite was accepted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The database (or another service the request needs) is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+        };
+    };
+    resendRoleInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the role invite */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether the mail is on its way */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleInviteResent"];
+                };
+            };
+            /** @description The body is not JSON, or a query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description No valid token was sent */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Organizer rights on the event are required */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description No such invite */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The invite is not pending */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The request is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description Content-Type is not exactly application/vnd.api+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorDocument"];
+                };
+            };
+            /** @description The document fails validation */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { settings, users } from '../../db/schema/index.js';
+import { events, roleInvites, roles, settings, users } from '../../db/schema/index.js';
 import type { Db } from '../../plugins/db.js';
 import type { OutgoingMail } from '../../plugins/mailer.js';
 import { RateLimited } from '../rate-limits/hits.js';
@@ -21,7 +21,8 @@ export type AccountMailJob =
   | { kind: 'verify-email'; userId: number }
   | { kind: 'reset-password'; email: string }
   | { kind: 'password-changed'; userId: number }
-  | { kind: 'speaker-invite'; inviteId: number };
+  | { kind: 'speaker-invite'; inviteId: number }
+  | { kind: 'role-invite'; inviteId: number };
 
 export interface AccountMailer {
   /**
@@ -77,6 +78,7 @@ async function composeAccountMail(app: FastifyInstance, options: AccountMailOpti
   const appName = site?.appName ?? 'Open Event';
   const frontend = (site?.frontendUrl ?? options.publicUrl).replace(/\/+$/, '');
   if (job.kind === 'speaker-invite') return speakerInviteMail(app, job.inviteId, appName, frontend);
+  if (job.kind === 'role-invite') return roleInviteMail(app, job.inviteId, appName, frontend);
   const account = 'userId' in job ? eq(users.id, job.userId) : sql`lower(${users.email}) = ${job.email.trim().toLowerCase()}`;
   const [user] = await app.db
     .select({ id: users.id, email: users.email, isVerified: users.isVerified })
@@ -121,6 +123,31 @@ async function composeAccountMail(app: FastifyInstance, options: AccountMailOpti
           `If it was not you, choose a new password at ${frontend}/reset-password at once.\n`,
       };
   }
+}
+
+/**
+ * The invitation to a role in an event, while it is pending and its event live. The link leads to the
+ * front end's `/role-invites` page (its app/routes/role-invites.js), which posts the token back.
+ */
+async function roleInviteMail(app: FastifyInstance, inviteId: number, appName: string, frontend: string): Promise<OutgoingMail | null> {
+  const [invite] = await app.db
+    .select({ email: roleInvites.email, hash: roleInvites.hash, role: roles.titleName, event: events.name })
+    .from(roleInvites)
+    .innerJoin(roles, eq(roles.id, roleInvites.role))
+    .innerJoin(events, and(eq(events.id, roleInvites.eventId), isNull(events.deletedAt)))
+    .where(and(eq(roleInvites.id, inviteId), eq(roleInvites.status, 'pending')))
+    .limit(1);
+  if (!invite) return null;
+  const link = `${frontend}/role-invites?token=${encodeURIComponent(invite.hash)}`;
+  return {
+    to: { address: invite.email },
+    subject: `Invitation to be ${invite.role} of ${invite.event} at ${appName}`,
+    action: 'role-invite',
+    text:
+      `Hello,\n\nyou are invited to be ${invite.role} of the event "${invite.event}" at ${appName}. ` +
+      `To accept, open this link and log in (or sign up) with ${invite.email}:\n\n${link}\n\n` +
+      `If you do not want the role, ignore this mail.\n`,
+  };
 }
 
 /** Runs one account mail job (jobs may run more than once: a second mail carries a second valid link). */

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { and, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { Ctx, RelationshipSpec, ResourceSpec } from './resource.js';
+import type { AttributeSpec, Ctx, RelationshipSpec, ResourceSpec } from './resource.js';
 
 export type ValueKind = 'integer' | 'number' | 'boolean' | 'string' | 'date-time' | 'other';
 
@@ -30,6 +30,8 @@ export interface Model {
   members: Set<string>;
   /** Wire names of attributes only some callers see (the policy's `seesPrivate`). */
   private: Set<string>;
+  /** Row key -> expression of each computed attribute (`select`). */
+  computed: [string, NonNullable<AttributeSpec['select']>][];
   /** To-one relationships stored in a column of this table; their targets are resolved by the Registry. */
   links: { name: string; key: string; column: PgColumn; target?: Model }[];
   relationships: Map<string, RelationshipSpec>;
@@ -61,7 +63,14 @@ export function buildModel(spec: ResourceSpec): Model {
   const readable: [string, string][] = [];
   const fields = new Map<string, Field>([['id', { key: 'id', column: id, kind: id.dataType === 'number' ? 'integer' : 'string' }]]);
   const hidden = new Set<string>();
+  const computed: Model['computed'] = [];
   for (const [wire, attr] of Object.entries(spec.attributes)) {
+    if (attr.select) {
+      if (!attr.readOnly || attr.column) throw new Error(`resource ${spec.type}: computed ${wire} must be read-only, without a column`);
+      computed.push([`${COMPUTED}${wire}`, attr.select]);
+      readable.push([wire, `${COMPUTED}${wire}`]);
+      continue;
+    }
     if (attr.writeOnly || !attr.column) continue;
     const col = column(spec, columns, attr.column);
     selection[attr.column] = col;
@@ -84,11 +93,13 @@ export function buildModel(spec: ResourceSpec): Model {
   const members = new Set(['id', ...readable.map(([wire]) => wire), ...relationships.keys()]);
   const live = spec.softDelete ? isNull(column(spec, columns, spec.softDelete)) : undefined;
   return {
-    spec, type: spec.type, table: spec.table, columns, id, selection, readable, fields, members, private: hidden, links, relationships, live,
+    spec, type: spec.type, table: spec.table, columns, id, selection, readable, fields, members, private: hidden, computed, links, relationships, live,
   };
 }
 
 export const PRIVATE = '__private';
+/** Prefix of the row key of a computed attribute. */
+export const COMPUTED = '__computed_';
 /** Prefix of the selected linkage of a to-one relationship. */
 export const LINK = '__link_';
 
@@ -107,6 +118,7 @@ export function selectionFor(ctx: Ctx, model: Model): Record<string, PgColumn | 
       ? sql`(select ${target!.id} from ${target!.table} where ${target!.id} = ${column} and ${allowed})`
       : sql`${column}`;
   }
+  for (const [key, select] of model.computed) selection[key] = select(model.columns);
   if (model.private.size > 0) selection[PRIVATE] = sql<boolean>`(${model.spec.policy.seesPrivate!(ctx, model.columns)})`;
   return selection;
 }

@@ -37,6 +37,11 @@ export interface AttributeSpec {
   writeOnly?: boolean;
   /** Turns a written value into column values (for example a password into its hash). */
   write?: (value: unknown) => Promise<Record<string, unknown>> | Record<string, unknown>;
+  /**
+   * Instead of `column`: a value computed from the record (`t`: its table's columns) in the statement
+   * that reads it, such as a flag from other tables. Must be read-only; never filterable or sortable.
+   */
+  select?: (t: Columns) => SQL;
 }
 
 interface RelationshipBase {

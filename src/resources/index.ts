@@ -14,6 +14,9 @@ import { notificationResource } from './notifications/index.js';
 import { microlocationResource } from './microlocations/index.js';
 import { orderResource } from './orders/index.js';
 import { pageResource } from './pages/index.js';
+import { roleInviteResource } from './role-invites/index.js';
+import roleInviteRoutes from './role-invites/routes.js';
+import { roleResource } from './roles/index.js';
 import sessionRoutes from './sessions/routes.js';
 import settingsRoutes from './settings/index.js';
 import { sessionTypeResource } from './session-types/index.js';
@@ -36,6 +39,7 @@ import { videoStreamResource } from './video-streams/index.js';
 import hasStreamsRoute from './video-streams/has-streams.js';
 import { groupResource } from './groups/index.js';
 import { userFollowGroupResource } from './user-follow-groups/index.js';
+import { usersEventsRoleResource } from './users-events-roles/index.js';
 
 /** Every JSON:API resource of the event service. */
 export const resources: ResourceSpec[] = [
@@ -67,6 +71,9 @@ export const resources: ResourceSpec[] = [
   videoStreamResource,
   groupResource,
   userFollowGroupResource,
+  roleResource,
+  usersEventsRoleResource,
+  roleInviteResource,
 ];
 
 /** Routes that are not a resource's CRUD: one record in two variants, computed records, actions. */
@@ -78,6 +85,7 @@ export const siteRoutes: ((app: FastifyInstance, options: { config: Config }) =>
   checkEmailRoute,
   speakerInviteRoutes,
   hasStreamsRoute,
+  roleInviteRoutes,
 ];
 
 export const siteTags = [

@@ -24,6 +24,7 @@ const RELATIONSHIPS = [
   'attendees', 'coorganizers', 'custom-forms', 'event-copyright', 'event-topic', 'microlocations', 'orders', 'organizers', 'owner',
   'session-types', 'sessions', 'social-links', 'speakers', 'speakers-call', 'sponsors', 'stripe-authorization', 'tax', 'tickets', 'tracks',
   'event-type', 'event-sub-topic', 'session-favourites', 'speaker-invites', 'group', 'video-stream',
+  'moderators', 'registrars', 'role-invites', 'roles', 'track-organizers',
 ].sort();
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((d) => d.id).sort((a, b) => Number(a) - Number(b));
 

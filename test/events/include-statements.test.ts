@@ -175,3 +175,25 @@ t.test('the schedule with microlocation.video-stream, and the public page with t
   t.equal(included.filter((r) => r.type === 'user-follow-group').length, 2, "the group's owner sees both followers");
   t.ok(included.some((r) => r.type === 'video-stream' && r.id === '1'), "the event's own stream");
 });
+
+t.test('"My events" with include=roles.role,roles.user and the dashboard role lists: one statement per include path', async (t) => {
+  // open-event-frontend app/routes/events/list.js:86 (roles.role, roles.user) on the user's events.
+  await app.sql.unsafe(`
+    insert into events (identifier, name, starts_at, ends_at, timezone, state, owner_id)
+      select 'many' || g, 'Many ' || g, '2030-01-01T09:00Z', '2030-01-02T18:00Z', 'UTC', 'published', ${stranger.id} from generate_series(1, 30) g;
+    insert into event_roles (event_id, user_id, role) select id, ${owner.id}, 'registrar' from events where identifier like 'many%';
+    insert into event_roles (event_id, user_id, role) select id, ${owner.id}, 'moderator' from events where identifier like 'many%';
+  `);
+  const body = await constant(t, `/v1/users/${owner.id}/events?include=roles.role,roles.user`, 6, owner.token);
+  const included = body.included as { type: string; id: string }[];
+  t.ok(included.some((r) => r.type === 'role' && r.id === 'moderator'));
+  t.ok(included.some((r) => r.type === 'users-events-role'));
+  t.ok(included.filter((r) => r.type === 'user').every((r) => r.id === owner.id), "only the caller's own user record is included");
+  // open-event-frontend app/routes/events/view.js:17: the role lists of the dashboard.
+  resetQueries();
+  const res = await call(app, { url: '/v1/events/many1?include=owner,organizers,coorganizers,track-organizers,registrars,moderators', token: owner.token });
+  assertDocument(t, res, 200);
+  t.equal(queries.length, 1 + 1 + 6, 'token, event, one per role list');
+  t.strictSame(res.body.data.relationships.registrars.data, [{ type: 'user', id: owner.id }]);
+  t.strictSame(res.body.data.relationships.moderators.data, [{ type: 'user', id: owner.id }]);
+});

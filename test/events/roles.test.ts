@@ -113,7 +113,9 @@ t.test('coorganizers: added and removed the same way; they edit but neither dele
 
   for (const name of ['organizers', 'coorganizers'])
     for (const method of ['POST', 'PATCH', 'DELETE'] as const)
-      expectError(t, await roles(method, event, name, co.token, users(co)), 403);
+      expectError(t, await roles(method, event, name, co.token, name === 'coorganizers' && method === 'PATCH' ? [] : users(co)), 403);
+  // The front end sends every loaded role list back on each save of the event: the same list is no change.
+  t.equal((await roles('PATCH', event, 'coorganizers', co.token, users(co))).status, 200, 'an unchanged role list is no change');
   const viaDocument = await call(app, {
     method: 'PATCH',
     url: `/v1/events/${event}`,

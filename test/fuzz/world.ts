@@ -59,6 +59,10 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
   const subTopic = await create(app, admin, 'event-sub-topics', 'event-sub-topic', { name: 'Robotics' }, { 'event-topic': rel('event-topic', topic) });
   // Only the server writes notifications (a finished import): one row as an import would leave it.
   const [notification] = await app.sql<{ id: number }[]>`insert into notifications (user_id, title, message) values (${Number(cast.owner.id)}, 'Import done', 'Your event was imported') returning id`;
+  const invite = await create(app, cast.owner.token, 'role-invites', 'role-invite', { email: 'invitee@example.org', 'role-name': 'registrar' }, {
+    event: { data: { type: 'event', id: published.event } },
+  });
+  const heldRoles = await app.sql<{ id: number }[]>`select event_role_id as id from event_roles where event_id in (${Number(published.event)}, ${Number(draft.event)})`;
   const exported = await must(
     'export',
     await call(app, { method: 'POST', url: `/v1/events/${published.event}/export/json`, token: admin, body: {}, headers: { 'content-type': 'application/json' } }),
@@ -128,6 +132,9 @@ export async function buildFuzzWorld(app: FastifyInstance): Promise<FuzzWorld> {
     ['video-stream', [stream, roomStream]],
     ['group', [group]],
     ['user-follow-group', [follow]],
+    ['role', ['organizer', 'owner']],
+    ['users-events-role', heldRoles.map((r) => String(r.id))],
+    ['role-invite', [invite]],
   ]);
   return {
     world,

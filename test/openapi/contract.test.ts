@@ -40,7 +40,10 @@ const operations = operationsOf(doc);
 
 /** The event service's JSON:API face; the login routes under /v1/auth/ take and give plain JSON. */
 /** Actions whose bodies and answers are plain JSON objects, not JSON:API documents. */
-const PLAIN_ACTIONS = ['/v1/attendees/send-receipt', '/v1/upload/image', '/v1/events/{event_id}/export/json', '/v1/users/check_email'];
+const PLAIN_ACTIONS = [
+  '/v1/attendees/send-receipt', '/v1/upload/image', '/v1/events/{event_id}/export/json', '/v1/users/check_email',
+  '/v1/role_invites/user', '/v1/role_invites/accept-invite', '/v1/role_invites/decline-invite', '/v1/role-invites/{id}/resend-invite',
+];
 /** File uploads: multipart forms in (the component named here), plain JSON out. */
 const UPLOADS: Record<string, string> = {
   '/v1/upload/file': 'UploadRequest',
@@ -144,9 +147,10 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
       'PATCH /v1/auth/reset-password', 'POST /auth/session', 'POST /v1/attendees/send-receipt', 'POST /v1/auth/change-password',
       'POST /v1/auth/login', 'POST /v1/auth/logout', 'POST /v1/auth/resend-verification-email', 'POST /v1/auth/reset-password',
       'POST /v1/auth/token/refresh', 'POST /v1/auth/verify-email', 'POST /v1/events/{event_id}/export/json', 'POST /v1/upload/image',
-      'POST /v1/users/check_email',
-    ],
-    'the logins, the refresh, logout and the account flows, send-receipt, the image upload, the export and check_email',
+      'POST /v1/users/check_email', 'POST /v1/role_invites/user', 'POST /v1/role_invites/accept-invite', 'POST /v1/role_invites/decline-invite',
+      'POST /v1/role-invites/{id}/resend-invite',
+    ].sort(),
+    'the logins, the refresh, logout and the account flows, send-receipt, the image upload, the export, check_email and the role invite actions',
   );
   const uploads = operations.filter(({ path }) => path in UPLOADS);
   t.equal(uploads.length, 3, 'the upload, its alias and the import');
@@ -155,6 +159,8 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
     if (path in UPLOADS) {
       const form = { 'multipart/form-data': { schema: { $ref: `#/components/schemas/${UPLOADS[path]}` } } };
       t.same(body && !isRef(body) ? body.content : undefined, form, `${label} takes a multipart form`);
+    } else if (path === '/v1/role-invites/{id}/resend-invite') {
+      t.notOk(body, `${label} takes no body (the front end's loader posts none)`);
     } else {
       t.ok(body && !isRef(body) && 'application/json' in body.content, `${label} takes plain JSON`);
     }

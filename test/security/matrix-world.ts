@@ -5,8 +5,8 @@
  * page, and a notification for `owner`.
  */
 import type { FastifyInstance } from 'fastify';
-import { eq } from 'drizzle-orm';
-import { events, groups, notifications, stripeAuthorizations } from '../../db/schema/index.js';
+import { and, eq } from 'drizzle-orm';
+import { eventRoles, events, groups, notifications, roleInvites, stripeAuthorizations } from '../../db/schema/index.js';
 import { buildWorld, completeOrder, create, eventAttributes, rel, type World } from '../helpers/events.js';
 import { seedUser, type TestUser } from '../helpers/users.js';
 import type { Caller } from './permission-matrix.js';
@@ -49,6 +49,16 @@ export async function notify(app: FastifyInstance, user: TestUser): Promise<stri
 export async function ownGroup(app: FastifyInstance, user: TestUser): Promise<string> {
   const [row] = await app.db.insert(groups).values({ name: `Group ${++n}`, userId: Number(user.id) }).returning({ id: groups.id });
   return String(row!.id);
+}
+
+/** A role invite to `email` in `event`, made by `inviter`; its id. */
+export const inviteTo = (app: FastifyInstance, inviter: TestUser, event: string, email: string, role = 'coorganizer') =>
+  create(app, inviter.token, 'role-invites', 'role-invite', { email, 'role-name': role }, { event: rel('event', event) });
+
+/** The mailed token of an invite (read from the database, as the invitee reads it from the mail). */
+export async function inviteToken(app: FastifyInstance, id: string): Promise<string> {
+  const [row] = await app.db.select({ hash: roleInvites.hash }).from(roleInvites).where(eq(roleInvites.id, Number(id)));
+  return row!.hash;
 }
 
 const tokensOf = (users: MatrixWorld['users']) =>
@@ -112,6 +122,11 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
   const group = await ownGroup(app, cast.owner);
   await app.db.update(events).set({ groupId: Number(group) }).where(eq(events.id, Number(p.event)));
   const follow = await create(app, cast.owner.token, 'user-follow-groups', 'user-follow-group', {}, { group: rel('group', group) });
+  const roleInvite = await inviteTo(app, cast.owner, p.event, `invitee${++n}@example.org`);
+  const [held] = await app.db
+    .select({ id: eventRoles.id })
+    .from(eventRoles)
+    .where(and(eq(eventRoles.eventId, Number(p.event)), eq(eventRoles.userId, Number(cast.organizer.id)), eq(eventRoles.role, 'organizer')));
 
   const ids: Record<string, string> = {
     users: cast.owner.id,
@@ -144,6 +159,9 @@ export async function buildMatrixWorld(app: FastifyInstance): Promise<MatrixWorl
     'video-streams': stream,
     groups: group,
     'user-follow-groups': follow,
+    roles: 'organizer',
+    'role-invites': roleInvite,
+    'users-events-roles': String(held!.id),
     settings: '1',
     import: 'json',
   };

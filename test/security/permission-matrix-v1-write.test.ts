@@ -12,13 +12,15 @@ import { dataUri, makeImage, multipart } from '../helpers/images.js';
 import { issueAccountToken } from '../../src/auth/account-tokens.js';
 import { loginPair } from '../helpers/auth.js';
 import { seedUser } from '../helpers/users.js';
-import { stripeAuthorizations } from '../../db/schema/index.js';
+import { and, eq } from 'drizzle-orm';
+import { eventRoles, stripeAuthorizations } from '../../db/schema/index.js';
 import { appWithRoutes, checkCoverage, inject, runMatrix, type Recipe, type Send } from './matrix.js';
-import { buildMatrixWorld, buyOrder, notify, ownGroup as ownGroupOf } from './matrix-world.js';
+import { buildMatrixWorld, buyOrder, inviteTo, inviteToken, notify, ownGroup as ownGroupOf } from './matrix-world.js';
 import { document, freshTargets, linkage, newRecord, next, toOne, update } from './matrix-writes.js';
 import type { Caller } from './permission-matrix.js';
 
-const { app, routes } = await appWithRoutes(t);
+// Role invites mail the callers themselves (accept-invite cells): room for them beside the receipts.
+const { app, routes } = await appWithRoutes(t, { MAIL_RATE_PER_RECIPIENT: '50' });
 
 t.test('every other write route of the event service has an entry', async (t) => checkCoverage(t, routes, 'v1-write'));
 
@@ -52,10 +54,11 @@ t.test('other write routes of the event service x callers', async (t) => {
   };
   const newUser = (attributes: Record<string, unknown> = {}) => () => document('user', { email: `new${next()}@example.com`, password: 'long enough', ...attributes });
   const raise = (flag: string): Recipe => (caller) => ownUser(caller, (id) => ({ path: `/v1/users/${id}`, ...update('user', id, { [flag]: true }) }));
-  const roles = (name: 'organizers' | 'coorganizers'): [string, Recipe][] => {
+  const roles = (name: 'organizers' | 'coorganizers' | 'track-organizers' | 'registrars' | 'moderators'): [string, Recipe][] => {
     const holder = name === 'organizers' ? cast.organizer.id : cast.coorganizer.id;
     return [
-      [`PATCH /v1/events/{id}/relationships/${name}`, () => linkage('user', holder)],
+      // A list that changes who holds the role (an unchanged one is no change: the front end sends them back on every save).
+      [`PATCH /v1/events/{id}/relationships/${name}`, async () => ({ path: `/v1/events/${await freshEvent()}/relationships/${name}`, ...linkage('user', holder, cast.other.id) })],
       [`POST /v1/events/{id}/relationships/${name}`, () => linkage('user', holder)],
       [`DELETE /v1/events/{id}/relationships/${name}`, async () => ({ path: `/v1/events/${await freshEvent()}/relationships/${name}`, ...linkage('user', holder) })],
     ];
@@ -141,7 +144,7 @@ t.test('other write routes of the event service x callers', async (t) => {
     },
     'POST /v1/events/{id}/speakers': () => newRecord('speakers', p.event),
     'POST /v1/events/{id}/custom-forms': () => newRecord('custom-forms', p.event),
-    ...Object.fromEntries([...roles('organizers'), ...roles('coorganizers')]),
+    ...Object.fromEntries((['organizers', 'coorganizers', 'track-organizers', 'registrars', 'moderators'] as const).flatMap(roles)),
     'POST /v1/events/{event_id}/export/json': () => ({ json: {} }),
     'POST /v1/events/import/{source_type}': () => multipart([['file', 'event.zip', zip.toBuffer()]]),
     'POST /v1/event-topics': () => document('event-topic', { name: `Topic ${next()}` }),
@@ -221,6 +224,34 @@ t.test('other write routes of the event service x callers', async (t) => {
     }),
     'PATCH /v1/user-follow-groups/{id}/relationships/group': () => toOne('group', w.group),
     'PATCH /v1/user-follow-groups/{id}/relationships/user': () => toOne('user', owner.id),
+    'POST /v1/roles': () => document('role', {}),
+    'PATCH /v1/roles/{id}': () => update('role', 'organizer', {}),
+    'DELETE /v1/roles/{id}': () => ({}),
+    'POST /v1/users-events-roles': () => document('users-events-role', {}),
+    'PATCH /v1/users-events-roles/{id}': () => update('users-events-role', w.ids['users-events-roles']!, {}),
+    'DELETE /v1/users-events-roles/{id}': async () => {
+      const event = await freshEvent();
+      const [held] = await app.db
+        .select({ id: eventRoles.id })
+        .from(eventRoles)
+        .where(and(eq(eventRoles.eventId, Number(event)), eq(eventRoles.role, 'coorganizer')));
+      return { path: `/v1/users-events-roles/${held!.id}` };
+    },
+    'POST /v1/role-invites': () => document('role-invite', { email: `inv${next()}@example.org`, 'role-name': 'registrar' }, { event: rel('event', p.event) }),
+    'PATCH /v1/role-invites/{id}': () => update('role-invite', w.ids['role-invites']!, { status: 'accepted' }),
+    'DELETE /v1/role-invites/{id}': async () => ({ path: `/v1/role-invites/${await inviteTo(app, owner, p.event, `gone${next()}@example.org`)}` }),
+    'PATCH /v1/role-invites/{id}/relationships/event': () => toOne('event', p.event),
+    'PATCH /v1/role-invites/{id}/relationships/role': () => toOne('role', 'organizer'),
+    'POST /v1/role-invites/{id}/resend-invite': () => ({}),
+    'POST /v1/role_invites/user': async () => ({ json: { data: { token: await inviteToken(app, w.ids['role-invites']!) } } }),
+    'POST /v1/role_invites/decline-invite': async () => ({
+      json: { data: { token: await inviteToken(app, await inviteTo(app, owner, p.event, `no${next()}@example.org`)) } },
+    }),
+    // An invite to the caller's own address, in an event of its own.
+    'POST /v1/role_invites/accept-invite': async (caller) => {
+      const email = caller === 'anonymous' ? `anyone${next()}@example.org` : w.users[caller].email;
+      return { json: { data: { token: await inviteToken(app, await inviteTo(app, owner, await freshEvent(), email)) } } };
+    },
     'POST /v1/upload/file': () => ({ query: { force_local: 'true' }, ...multipart([['file', 'notes.txt', 'notes']]) }),
     'POST /v1/upload/files': () => ({ query: { force_local: 'true' }, ...multipart([['files', 'a.txt', 'a'], ['files', 'b.txt', 'b']]) }),
     'POST /v1/upload/image': () => ({ query: { force_local: 'true' }, json: { data: png } }),

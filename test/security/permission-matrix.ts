@@ -123,7 +123,11 @@ export const MATRIX: Record<string, Row> = {
   [`DELETE ${USER}`]: ownerOrStaff(200),
   [`POST ${USER}/speakers`]: ownerOrStaff(201),
   ...Object.fromEntries(
-    ['speakers', 'sessions', 'orders', 'notifications', 'events', 'owner-events', 'organizer-events', 'coorganizer-events', 'feedbacks', 'favourites', 'groups', 'followed-groups'].flatMap((name) => [
+    [
+      'speakers', 'sessions', 'orders', 'notifications', 'events', 'owner-events', 'organizer-events', 'coorganizer-events',
+      'track-organizer-events', 'registrar-events', 'moderator-events', 'marketer-events', 'sales-admin-events',
+      'feedbacks', 'favourites', 'groups', 'followed-groups',
+    ].flatMap((name) => [
       [`GET ${USER}/relationships/${name}`, ownerOrStaff(200)],
       [`GET ${USER}/${name}`, ownerOrStaff(200)],
     ]),
@@ -170,9 +174,60 @@ export const MATRIX: Record<string, Row> = {
   [`GET ${EVENT}/orders`]: involved(200),
   ...editableToMany(EVENT, 'organizers', ownerOrStaff),
   ...editableToMany(EVENT, 'coorganizers', ownerOrStaff),
+  ...editableToMany(EVENT, 'track-organizers', ownerOrStaff),
+  ...editableToMany(EVENT, 'registrars', ownerOrStaff),
+  ...editableToMany(EVENT, 'moderators', ownerOrStaff),
   // The role holders' user records are private: only administrators list them.
   [`GET ${EVENT}/organizers`]: staffOnly(200),
   [`GET ${EVENT}/coorganizers`]: staffOnly(200),
+  [`GET ${EVENT}/track-organizers`]: staffOnly(200),
+  [`GET ${EVENT}/registrars`]: staffOnly(200),
+  [`GET ${EVENT}/moderators`]: staffOnly(200),
+  // Who holds which role: the linkage is scoped (a user's own roles, all for the event's organizers); the list needs a login.
+  [`GET ${EVENT}/relationships/roles`]: everyone(200),
+  [`GET ${EVENT}/roles`]: signedIn(200),
+  [`GET ${EVENT}/relationships/role-invites`]: involved(200),
+  [`GET ${EVENT}/role-invites`]: involved(200),
+
+  // Roles: a fixed list everyone reads and nobody writes.
+  'GET /v1/roles': everyone(200),
+  'POST /v1/roles': everyone(403),
+  'GET /v1/roles/{id}': everyone(200),
+  'PATCH /v1/roles/{id}': everyone(403),
+  'DELETE /v1/roles/{id}': everyone(403),
+  // The invites to a role in the events the caller organizes or coorganizes; the list needs a login.
+  'GET /v1/roles/{id}/relationships/role-invites': everyone(200),
+  'GET /v1/roles/{id}/role-invites': signedIn(200),
+  // A role held in an event: its user and the event's owner, organizers and coorganizers see it; the owner removes it.
+  'GET /v1/users-events-roles': signedIn(200),
+  'POST /v1/users-events-roles': everyone(403),
+  'GET /v1/users-events-roles/{id}': row(404, 404, 200, 200, 200, 200),
+  'PATCH /v1/users-events-roles/{id}': row(404, 404, 403, 403, 403, 403),
+  'DELETE /v1/users-events-roles/{id}': row(404, 404, 200, 403, 200, 200),
+  ...Object.fromEntries(
+    ['event', 'role', 'user'].flatMap((name) => [
+      [`GET /v1/users-events-roles/{id}/relationships/${name}`, row(404, 404, 200, 200, 200, 200)],
+      [`GET /v1/users-events-roles/{id}/${name}`, row(404, 404, 200, 200, 200, 200)],
+    ]),
+  ),
+  // Role invites: the event's organizers invite and delete, its organizers and coorganizers read; nobody changes one.
+  'GET /v1/role-invites': signedIn(200),
+  'POST /v1/role-invites': involved(201),
+  'GET /v1/role-invites/{id}': row(404, 404, 200, 200, 200, 200),
+  'PATCH /v1/role-invites/{id}': row(404, 404, 403, 403, 403, 403),
+  'DELETE /v1/role-invites/{id}': row(404, 404, 200, 200, 200, 200),
+  ...Object.fromEntries(
+    ['event', 'role'].flatMap((name) => [
+      [`GET /v1/role-invites/{id}/relationships/${name}`, row(404, 404, 200, 200, 200, 200)],
+      [`GET /v1/role-invites/{id}/${name}`, row(404, 404, 200, 200, 200, 200)],
+      [`PATCH /v1/role-invites/{id}/relationships/${name}`, row(404, 404, 403, 403, 403, 403)],
+    ]),
+  ),
+  'POST /v1/role-invites/{id}/resend-invite': involved(200),
+  // The mailed token is the credential for naming the address and declining; accepting needs the invitee's login.
+  'POST /v1/role_invites/user': everyone(200),
+  'POST /v1/role_invites/decline-invite': everyone(200),
+  'POST /v1/role_invites/accept-invite': signedIn(200),
   'POST /v1/events/{event_id}/export/json': involved(200),
   'GET /v1/events/{event_id}/exports/{*}': involved(200),
   // The signed download_url of the task: whoever holds it, until it expires (the front end sends no token).

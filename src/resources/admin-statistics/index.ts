@@ -76,7 +76,7 @@ const USER_COUNT_DESCRIPTIONS: Record<string, string> = {
   organizer: 'users who organize a live event',
   coorganizer: 'users who coorganize a live event',
   attendee: 'distinct attendee e-mail addresses of the orders of live events',
-  'track-organizer': 'always 0: this service has no track organizers',
+  'track-organizer': 'users who are track organizers of a live event',
 };
 const USER_COUNTS = Object.keys(USER_COUNT_DESCRIPTIONS);
 
@@ -84,7 +84,7 @@ const WINDOWS: Record<string, number> = { 'one-day': 1, 'three-days': 3, 'seven-
 const STATES = ['confirmed', 'accepted', 'submitted', 'draft', 'rejected', 'pending'];
 
 /** Distinct users holding `role` in live events. */
-const holders = async (app: FastifyInstance, role: 'organizer' | 'coorganizer') => {
+const holders = async (app: FastifyInstance, role: 'organizer' | 'coorganizer' | 'track_organizer') => {
   const [row] = await app.db
     .select({ n: countDistinct(eventRoles.userId) })
     .from(eventRoles)
@@ -121,7 +121,7 @@ const statistics: Statistic[] = [
     attributes: counts(USER_COUNTS, (n) => USER_COUNT_DESCRIPTIONS[n]!),
     async compute(app) {
       const live = isNull(events.deletedAt);
-      const [[flags], [owners], organizer, coorganizer, [attendees]] = await Promise.all([
+      const [[flags], [owners], organizer, coorganizer, trackOrganizers, [attendees]] = await Promise.all([
         app.db
           .select({
             superAdmin: sql<number>`count(*) filter (where ${users.isSuperAdmin})::int`,
@@ -134,6 +134,7 @@ const statistics: Statistic[] = [
         app.db.select({ n: countDistinct(events.ownerId) }).from(events).where(live),
         holders(app, 'organizer'),
         holders(app, 'coorganizer'),
+        holders(app, 'track_organizer'),
         app.db
           .select({ n: sql<number>`count(distinct lower(attendee->>'email'))::int` })
           .from(orders)
@@ -150,7 +151,7 @@ const statistics: Statistic[] = [
         organizer,
         coorganizer,
         attendee: attendees!.n,
-        'track-organizer': 0,
+        'track-organizer': trackOrganizers,
       };
     },
   },

@@ -1,11 +1,14 @@
 /**
  * Event roles and what they allow: the one policy module every event-domain resource uses.
  *
- * The creator of an event is its owner (`events.owner_id`); `event_roles` adds organizers and
- * coorganizers. Owner and organizers are organizers; coorganizers edit the event and its records but
- * neither delete the event nor manage roles; administrators pass every check. Draft events, and all
- * records under them, exist only for their organizers, coorganizers and administrators: everyone
- * else gets 404, as if there were nothing.
+ * The creator of an event is its owner (`events.owner_id`); `event_roles` adds organizers,
+ * coorganizers, track organizers, registrars and moderators. Owner and organizers are organizers;
+ * coorganizers edit the event and its records but neither delete the event nor manage roles;
+ * administrators pass every check. Track organizers, registrars and moderators are members of the
+ * event's team: they see it and its records as its organizers do while it is a draft, but write
+ * nothing and read no private data through their role (never more than a coorganizer). Draft events,
+ * and all records under them, exist only for their team and administrators: everyone else gets 404,
+ * as if there were nothing.
  */
 import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
@@ -15,9 +18,12 @@ import { forbidden, notFound } from '../../jsonapi/errors.js';
 import { integerId } from '../../jsonapi/values.js';
 import type { Columns, Ctx } from '../../jsonapi/resource.js';
 
-export type EventRole = 'owner' | 'organizer' | 'coorganizer';
+/** Roles that see the event but give no rights on it. */
+export const MEMBER_ROLES = ['track_organizer', 'registrar', 'moderator'] as const;
+export type EventRole = 'owner' | 'organizer' | 'coorganizer' | (typeof MEMBER_ROLES)[number];
 
-/** What each level of rights is called in messages, from the weakest. */
+/** The rights each role gives, from the weakest; members of the team have none. */
+const RIGHTS: Record<EventRole, number> = { track_organizer: 0, registrar: 0, moderator: 0, coorganizer: 1, organizer: 2, owner: 3 };
 const LEVELS = { coorganizer: 1, organizer: 2, owner: 3 } as const;
 export type Level = keyof typeof LEVELS;
 const NEEDS: Record<Level, string> = {
@@ -30,6 +36,12 @@ const NEEDS: Record<Level, string> = {
 const roleEvents = (userId: number) =>
   sql`(select ${events.id} from ${events} where ${events.ownerId} = ${userId}
        union all select ${eventRoles.eventId} from ${eventRoles} where ${eventRoles.userId} = ${userId})`;
+
+/** Ids of the events the user owns, organizes or coorganizes: where it has rights (and reads private data). */
+const managedEvents = (userId: number) =>
+  sql`(select ${events.id} from ${events} where ${events.ownerId} = ${userId}
+       union all select ${eventRoles.eventId} from ${eventRoles}
+       where ${eventRoles.userId} = ${userId} and ${eventRoles.role} in ('organizer', 'coorganizer'))`;
 
 /** Events (columns `t`) the caller may see: published ones, plus those it holds a role in; all for staff. */
 export function eventVisible(caller: Caller | null, t: Columns): SQL | undefined {
@@ -48,10 +60,13 @@ export function inVisibleEvent(caller: Caller | null, eventId: PgColumn): SQL {
   return sql`${eventId} in (select ${events.id} from ${events} where ${live})`;
 }
 
-/** Records whose event the caller holds a role in (every record for staff, none for anonymous callers). */
+/**
+ * Records whose event the caller owns, organizes or coorganizes (every record for staff, none for
+ * anonymous callers); the other roles of the team do not count.
+ */
 export function inManagedEvent(caller: Caller | null, eventId: PgColumn): SQL {
   if (isStaff(caller)) return sql`true`;
-  return caller ? sql`${eventId} in ${roleEvents(caller.id)}` : sql`false`;
+  return caller ? sql`${eventId} in ${managedEvents(caller.id)}` : sql`false`;
 }
 
 interface Access {
@@ -78,7 +93,7 @@ async function accessTo(ctx: Ctx, eventId: number): Promise<Access | null> {
     .where(and(eq(events.id, eventId), isNull(events.deletedAt)))
     .limit(1);
   const strongest = (roles: string[], owner: boolean): EventRole | null =>
-    owner ? 'owner' : ((['organizer', 'coorganizer'] as const).find((r) => roles.includes(r)) ?? null);
+    owner ? 'owner' : ((['organizer', 'coorganizer', ...MEMBER_ROLES] as const).find((r) => roles.includes(r)) ?? null);
   const access = row ? { state: row.state, role: strongest(row.roles, row.owner) } : null;
   known.set(eventId, access);
   return access;
@@ -96,7 +111,7 @@ export async function roleIn(ctx: Ctx, eventId: number, missing?: string): Promi
 export async function holdsRole(ctx: Ctx, eventId: number, level: Level): Promise<boolean> {
   if (isStaff(ctx.caller)) return true;
   const role = (await accessTo(ctx, eventId))?.role;
-  return !!role && LEVELS[role] >= LEVELS[level];
+  return !!role && RIGHTS[role] >= LEVELS[level];
 }
 
 /**
@@ -107,7 +122,7 @@ export async function requireRole(ctx: Ctx, eventId: number, level: Level, missi
   const caller = loggedIn(ctx);
   const role = await roleIn(ctx, eventId, missing);
   if (isStaff(caller)) return;
-  if (!role || LEVELS[role] < LEVELS[level]) throw forbidden(NEEDS[level]);
+  if (!role || RIGHTS[role] < LEVELS[level]) throw forbidden(NEEDS[level]);
 }
 
 /**

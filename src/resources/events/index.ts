@@ -25,7 +25,7 @@ export function newIdentifier(): string {
   return id;
 }
 
-const role = (name: 'organizer' | 'coorganizer', description: string) => ({
+const role = (name: 'organizer' | 'coorganizer' | 'track_organizer' | 'registrar' | 'moderator', description: string) => ({
   kind: 'toMany' as const,
   type: 'user',
   through: { table: eventRoles, from: 'eventId', to: 'userId', where: { role: name } },
@@ -123,6 +123,24 @@ export const eventResource = defineResource({
     },
     organizers: role('organizer', 'organizers: owner rights except managing roles; only the owner changes them'),
     coorganizers: role('coorganizer', 'coorganizers edit the event and its records; only the owner changes them'),
+    'track-organizers': role('track_organizer', 'track organizers see the event while it is a draft; only the owner changes them'),
+    registrars: role('registrar', 'registrars see the event while it is a draft; only the owner changes them'),
+    moderators: role('moderator', 'moderators see the event while it is a draft; only the owner changes them'),
+    roles: {
+      kind: 'toMany',
+      type: 'users-events-role',
+      foreignKey: 'eventId',
+      readOnly: true,
+      description: 'who holds which role in the event, the owner included',
+    },
+    'role-invites': {
+      kind: 'toMany',
+      type: 'role-invite',
+      foreignKey: 'eventId',
+      readOnly: true,
+      description: 'invitations to roles in the event; its organizers and coorganizers only',
+      guard: (ctx, row) => requireRole(ctx, row.id as number, 'coorganizer'),
+    },
   },
   views: {
     upcoming: {

@@ -1,13 +1,47 @@
+import { eq } from 'drizzle-orm';
+import { eventRoles } from '../../../db/schema/index.js';
 import { loggedIn } from '../../auth/caller.js';
-import type { Policy } from '../../jsonapi/resource.js';
+import type { Ctx, Policy, WriteInput } from '../../jsonapi/resource.js';
+import { integerId } from '../../jsonapi/values.js';
 import { guardGroupChange } from '../groups/event-group.js';
 import { eventVisible, requireRole } from './access.js';
 import { guardAdminFlags } from './options.js';
 
+/** The event's relationships that grant roles, with the role each grants: only the owner (or an administrator) changes them. */
+const ROLE_RELATIONSHIPS: Record<string, string> = {
+  organizers: 'organizer',
+  coorganizers: 'coorganizer',
+  'track-organizers': 'track_organizer',
+  registrars: 'registrar',
+  moderators: 'moderator',
+};
+
+/**
+ * Whether the write changes who holds a role. The front end sends every loaded role list back on each
+ * save of the event, so a list equal to the stored one is no change (and needs no owner rights).
+ */
+async function changesRoles(ctx: Ctx, eventId: number, input: WriteInput): Promise<boolean> {
+  const sent = Object.keys(ROLE_RELATIONSHIPS).filter((name) => name in input.relationships);
+  if (sent.length === 0) return false;
+  // POST and DELETE on a relationship route add and remove members: always a change.
+  if (ctx.request.method !== 'PATCH') return true;
+  const held = await ctx.db
+    .select({ userId: eventRoles.userId, role: eventRoles.role })
+    .from(eventRoles)
+    .where(eq(eventRoles.eventId, eventId));
+  return sent.some((name) => {
+    const ids = [input.relationships[name] ?? []].flat().map((id) => integerId(id) ?? -1);
+    const stored = held.filter((r) => r.role === ROLE_RELATIONSHIPS[name]).map((r) => r.userId);
+    const key = (list: number[]) => [...new Set(list)].sort((a, b) => a - b).join(',');
+    return key(ids) !== key(stored);
+  });
+}
+
 /**
  * Any logged-in user may create an event and becomes its owner. Published events are public; drafts
- * exist only for their organizers, coorganizers and administrators. Coorganizers and up edit an
- * event, organizers and up delete it, and only the owner (or an administrator) manages its roles.
+ * exist only for their team (organizers, coorganizers, track organizers, registrars, moderators) and
+ * administrators. Coorganizers and up edit an event, organizers and up delete it, and only the owner
+ * (or an administrator) changes who holds its roles.
  * Only administrators change the flags of the home page lists (is-featured, is-promoted, is-demoted).
  */
 export const eventPolicy: Policy = {
@@ -19,8 +53,8 @@ export const eventPolicy: Policy = {
     guardAdminFlags(loggedIn(ctx), input);
   },
   async update(ctx, row, input) {
-    const rolesChange = 'organizers' in input.relationships || 'coorganizers' in input.relationships;
-    await requireRole(ctx, row.id as number, rolesChange ? 'owner' : 'coorganizer');
+    const eventId = row.id as number;
+    await requireRole(ctx, eventId, (await changesRoles(ctx, eventId, input)) ? 'owner' : 'coorganizer');
     guardAdminFlags(ctx.caller, input, row);
     await guardGroupChange(ctx, row, input);
   },

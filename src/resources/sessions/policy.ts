@@ -3,7 +3,7 @@ import { speakerInvites, speakers, speakersSessions } from '../../../db/schema/i
 import { isStaff, loggedIn } from '../../auth/caller.js';
 import { forbidden, unprocessable } from '../../jsonapi/errors.js';
 import type { Columns, Ctx, Policy, Row, WriteInput } from '../../jsonapi/resource.js';
-import { inManagedEvent, inVisibleEvent, namedEvent, roleIn } from '../events/access.js';
+import { holdsRole, inManagedEvent, inVisibleEvent, namedEvent, roleIn } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 import { checkSubmittedSpeakers, keepOrganizerMembers } from '../submissions.js';
 import { ORGANIZER_MOVES, SPEAKER_MOVES, type SessionState } from './states.js';
@@ -94,7 +94,7 @@ export const sessionPolicy: Policy = {
     loggedIn(ctx);
     const to = (input.attributes.state ?? undefined) as SessionState | undefined;
     const from = row.state as SessionState;
-    if (isStaff(ctx.caller) || (await roleIn(ctx, row.eventId as number))) {
+    if (await holdsRole(ctx, row.eventId as number, 'coorganizer')) {
       // Organizers create every session, so being its creator makes no organizer a speaker of it.
       const organizerMove = to === undefined || to === from || ORGANIZER_MOVES[from].includes(to);
       return checkMove(from, to, true, !organizerMove && (await speaksAt(ctx, row, false)));

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
+import { sql } from 'drizzle-orm';
 import { eventRoles, userEvents, users } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
 import { hashPassword } from '../../auth/password.js';
 import { forbidden } from '../../jsonapi/errors.js';
 import { withImageVariants } from '../../images/variants.js';
-import { defineResource, type Ctx, type Row, type ToManySpec } from '../../jsonapi/resource.js';
+import { defineResource, type AttributeSpec, type Ctx, type Row, type ToManySpec } from '../../jsonapi/resource.js';
 import { DateTime, Email, Nullable, Text, Url } from '../../jsonapi/types.js';
 import { accountHooks } from './hooks.js';
 import { userPolicy } from './policy.js';
@@ -22,14 +23,28 @@ const ownOnly = (message: string) => (ctx: Ctx, row: Row) => {
   if (row.id !== loggedIn(ctx).id && !isStaff(ctx.caller)) throw forbidden(message);
 };
 
+type RoleName = 'organizer' | 'coorganizer' | 'track_organizer' | 'registrar' | 'moderator' | 'marketer' | 'sales_admin';
+const spoken = (role: string) => role.replace('_', ' ');
+
 /** The events in which the user holds a role (set on the event's role relationships, read-only here). */
-const roleEvents = (role: 'organizer' | 'coorganizer'): ToManySpec => ({
+const roleEvents = (role: RoleName, note = ''): ToManySpec => ({
   kind: 'toMany',
   type: 'event',
   through: { table: eventRoles, from: 'userId', to: 'eventId', where: { role } },
   readOnly: true,
-  description: `the events the user is a${role === 'organizer' ? 'n' : ''} ${role} of; the user and administrators only`,
+  description: `the events the user is a${/^[aeiou]/.test(role) ? 'n' : ''} ${spoken(role)} of${note}; the user and administrators only`,
   guard: ownOnly("These are another user's events"),
+});
+
+/** Whether the user holds `role` in any live event, computed in the statement that reads the user. */
+const holdsAnywhere = (role: 'owner' | RoleName): AttributeSpec => ({
+  schema: Type.Boolean({ description: `the user is a${/^[aeiou]/.test(role) ? 'n' : ''} ${spoken(role)} of a live event` }),
+  readOnly: true,
+  // Qualified by hand: drizzle leaves the columns of a one-table read unqualified, and an unqualified "id"
+  // here would be the joined event's.
+  select: () =>
+    sql<boolean>`exists (select 1 from "event_roles" r join "events" e on e."id" = r."event_id" and e."deleted_at" is null
+      where r."user_id" = "users"."id" and r."role" = ${role})`,
 });
 
 export const userResource = defineResource({
@@ -88,6 +103,12 @@ export const userResource = defineResource({
       schema: Type.Boolean({ description: 'the account was made by a guest checkout' }),
     },
     ...profileAttributes,
+    'is-user-owner': holdsAnywhere('owner'),
+    'is-user-organizer': holdsAnywhere('organizer'),
+    'is-user-coorganizer': holdsAnywhere('coorganizer'),
+    'is-user-track-organizer': holdsAnywhere('track_organizer'),
+    'is-user-moderator': holdsAnywhere('moderator'),
+    'is-user-registrar': holdsAnywhere('registrar'),
     'created-at': { column: 'createdAt', schema: DateTime(), readOnly: true },
     'deleted-at': { column: 'deletedAt', schema: Nullable(DateTime()), readOnly: true },
   },
@@ -113,7 +134,7 @@ export const userResource = defineResource({
       type: 'event',
       through: { table: userEvents, from: 'userId', to: 'eventId' },
       readOnly: true,
-      description: 'the events the user holds any role in (owner, organizer, coorganizer); the user and administrators only',
+      description: 'the events the user holds any role in; the user and administrators only',
       guard: ownOnly("These are another user's events"),
     },
     'owner-events': {
@@ -149,6 +170,11 @@ export const userResource = defineResource({
     },
     'organizer-events': roleEvents('organizer'),
     'coorganizer-events': roleEvents('coorganizer'),
+    'track-organizer-events': roleEvents('track_organizer'),
+    'registrar-events': roleEvents('registrar'),
+    'moderator-events': roleEvents('moderator'),
+    'marketer-events': roleEvents('marketer', ' (always empty: this service has no marketer role)'),
+    'sales-admin-events': roleEvents('sales_admin', ' (always empty: this service has no sales admin role)'),
   },
   policy: userPolicy,
   hooks: withImageVariants('user', accountHooks),

@@ -1,4 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, or, sql } from 'drizzle-orm';
+import { eventRoles } from '../../../db/schema/index.js';
+import { inManagedEvent } from '../events/access.js';
 import { isStaff, loggedIn, requireStaff, type Caller } from '../../auth/caller.js';
 import { forbidden } from '../../jsonapi/errors.js';
 import type { Ctx, Policy, Row, WriteInput } from '../../jsonapi/resource.js';
@@ -38,7 +40,15 @@ function guardFlags(caller: Caller | null, input: WriteInput, row?: Row) {
 }
 
 export const userPolicy: Policy = {
-  scope: (ctx, t) => (isStaff(ctx.caller) ? undefined : ctx.caller ? eq(t.id!, ctx.caller.id) : sql`false`),
+  // In includes and linkage: the caller, and the team of the events the caller owns, organizes or
+  // coorganizes (the dashboard lists its role holders and saves the lists back: a hidden member would be
+  // dropped). Detail reads and lists stay the user's and the administrators'.
+  scope: (ctx, t) =>
+    isStaff(ctx.caller)
+      ? undefined
+      : ctx.caller
+        ? or(eq(t.id!, ctx.caller.id), sql`${t.id!} in (select ${eventRoles.userId} from ${eventRoles} where ${inManagedEvent(ctx.caller, eventRoles.eventId)})`)
+        : sql`false`,
   // Organizers name other users (speakers, coorganizers) by id without reading their records.
   linkable: () => undefined,
   list: requireStaff,
