@@ -15,6 +15,7 @@ import t from 'tap';
 import { buildTestApp } from '../helpers/app.js';
 import { create, createCast, rel } from '../helpers/events.js';
 import { frontEnd, listening } from '../helpers/front-end-client.js';
+import { newEventAttributes as fresh } from '../helpers/front-end-event.js';
 
 const { app } = await buildTestApp(t);
 const cast = await createCast(app);
@@ -24,71 +25,6 @@ const topic = await create(app, admin, 'event-topics', 'event-topic', { name: 'S
 const subTopic = await create(app, admin, 'event-sub-topics', 'event-sub-topic', { name: 'Robotics' }, { 'event-topic': rel('event-topic', topic) });
 const type = await create(app, admin, 'event-types', 'event-type', { name: 'Conference' });
 const organizer = frontEnd(base, cast.owner.token);
-
-/** A new event record's attributes, in model order, as createRecord('event') leaves them (app/models/event.js:27-110). */
-const fresh = (): Record<string, unknown> => ({
-  name: null,
-  description: null,
-  'after-order-message': null,
-  'starts-at': '2030-06-01T00:00:00.000Z',
-  'ends-at': '2030-06-01T17:00:00.000Z',
-  timezone: 'Europe/Berlin',
-  'location-name': null,
-  'searchable-location-name': null,
-  'public-stream-link': null,
-  'stream-loop': false,
-  'stream-autoplay': false,
-  longitude: 0,
-  latitude: 0,
-  'logo-url': null,
-  'original-image-url': null,
-  'is-map-shown': true,
-  'is-oneclick-signup-enabled': false,
-  'is-sponsors-enabled': false,
-  'is-ticket-form-enabled': false,
-  'is-badges-enabled': false,
-  'is-cfs-enabled': false,
-  'is-videoroom-enabled': false,
-  'is-sessions-speakers-enabled': false,
-  'is-featured': false,
-  'is-promoted': false,
-  'is-demoted': false,
-  'is-chat-enabled': false,
-  'is-billing-info-mandatory': false,
-  'is-document-enabled': false,
-  'is-announced': false,
-  'is-tax-enabled': false,
-  'can-pay-by-paypal': false,
-  'can-pay-by-paytm': false,
-  'can-pay-by-stripe': false,
-  'is-stripe-linked': false,
-  'can-pay-by-cheque': false,
-  'can-pay-by-invoice': false,
-  'can-pay-by-bank': false,
-  'can-pay-by-omise': false,
-  'can-pay-by-alipay': false,
-  'can-pay-onsite': false,
-  'payment-country': null,
-  'payment-currency': 'USD',
-  'paypal-email': null,
-  'cheque-details': null,
-  'invoice-details': null,
-  'bank-details': null,
-  'onsite-details': null,
-  'refund-policy': null,
-  'schedule-published-on': '1970-01-01T00:00:00.000Z',
-  'has-owner-info': false,
-  'owner-name': null,
-  'owner-description': null,
-  'external-event-url': null,
-  'ticket-url': null,
-  'code-of-conduct': null,
-  state: 'draft',
-  privacy: 'public',
-  online: false,
-  'chat-room-name': null,
-  'deleted-at': null,
-});
 
 /** What the organizer fills in on the wizard's basic details step (app/templates/components/forms/wizard/basic-details-step.hbs). */
 const filledIn = {

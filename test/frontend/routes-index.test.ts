@@ -2,8 +2,7 @@
  * open-event-frontend `app/routes/index.js:200-206` and `app/adapters/event.js:9-11`: the home page's
  * upcoming events are `store.query('event', {upcoming: true, include, cache: true, public: true,
  * 'page[size]': 12})`, which the event adapter sends to `/v1/events/upcoming` with the query as it is.
- * (The other includes it asks for, event-sub-topic, event-type and speakers-call, are resources of
- * part 2; this test asks for the one this service has.)
+ * The include is the page's own: event-topic,event-sub-topic,event-type,speakers-call.
  */
 import t from 'tap';
 import { buildTestApp } from '../helpers/app.js';
@@ -31,7 +30,7 @@ await event('Private', inDays(90), inDays(91), { privacy: 'private' });
 
 t.test('published public events that have not ended, soonest first, with their topics', async (t) => {
   const res = await frontEnd(base, cast.other.token).adapter('GET', '/v1/events/upcoming', {
-    query: { upcoming: true, include: 'event-topic', cache: true, public: true, 'page[size]': 12 },
+    query: { upcoming: true, include: 'event-topic,event-sub-topic,event-type,speakers-call', cache: true, public: true, 'page[size]': 12 },
   });
   t.equal(res.status, 200);
   t.equal(res.headers.get('access-control-allow-origin'), '*');
@@ -55,9 +54,9 @@ t.test('the client may filter and sort it like any list', async (t) => {
  * open-event-frontend `app/routes/index.js:100-229`: the featured events (`is-featured eq true` inside
  * `_loadEvents`' filter, lines 24-62) and the call-for-speakers list (`is-sessions-speakers-enabled`,
  * `is-demoted`, and the upcoming-events filter: `is-featured` or `is-promoted` or a complete listing,
- * with `event-topic`, `event-sub-topic` and `event-type` `ne null`), each with
- * `include=event-topic,event-sub-topic,event-type,speakers-call` (speakers-call is asked for here
- * without: it is another part's resource). The flags are the administrators' to set.
+ * with `event-topic`, `event-sub-topic` and `event-type` `ne null`, and a public speakers call open
+ * now with an announcement: four `speakers-call has` conditions, lines 167-201), each with
+ * `include=event-topic,event-sub-topic,event-type,speakers-call`. The flags are the administrators' to set.
  */
 t.test('the home page\'s featured and call-for-speakers lists, with type and sub-topic included', async (t) => {
   const admin = cast.admin.token;
@@ -75,10 +74,28 @@ t.test('the home page\'s featured and call-for-speakers lists, with type and sub
     frontEnd(base, admin).adapter('PATCH', `/v1/events/${id}`, { body: { data: { type: 'event', id, attributes } } });
   t.equal((await flag(featured, { 'is-featured': true })).status, 200);
   t.equal((await flag(demoted, { 'is-demoted': true, 'is-promoted': true })).status, 200);
+  // Open calls for speakers with an announcement; a featured event whose call has closed is left out.
+  const calls: Record<string, string> = {};
+  for (const [id, privacy] of [[listed, 'public'], [demoted, 'public'], [featured, 'public']] as const) {
+    calls[id] = await create(app, cast.owner.token, 'speakers-calls', 'speakers-call', {
+      announcement: 'Talk to us', privacy, 'starts-at': inDays(-1), 'ends-at': inDays(10),
+    }, { event: { data: { type: 'event', id } } });
+  }
+  const closed = await event('Closed call', inDays(26), inDays(27), { 'is-sessions-speakers-enabled': true });
+  t.equal((await flag(closed, { 'is-featured': true })).status, 200);
+  await create(app, cast.owner.token, 'speakers-calls', 'speakers-call', { announcement: 'Over', 'starts-at': inDays(-5), 'ends-at': inDays(-2) }, {
+    event: { data: { type: 'event', id: closed } },
+  });
 
   const now = new Date().toISOString();
   const published = { and: [{ name: 'state', op: 'eq', val: 'published' }, { name: 'privacy', op: 'eq', val: 'public' }] };
-  const include = 'event-topic,event-sub-topic,event-type';
+  const include = 'event-topic,event-sub-topic,event-type,speakers-call';
+  const openCall = [
+    { name: 'speakers-call', op: 'has', val: { name: 'privacy', op: 'eq', val: 'public' } },
+    { name: 'speakers-call', op: 'has', val: { name: 'starts-at', op: 'le', val: new Date().toISOString() } },
+    { name: 'speakers-call', op: 'has', val: { name: 'ends-at', op: 'ge', val: new Date().toISOString() } },
+    { name: 'speakers-call', op: 'has', val: { name: 'announcement', op: 'ne', val: null } },
+  ];
   const visitor = frontEnd(base);
   const featuredList = await visitor.adapter('GET', '/v1/events', {
     query: {
@@ -91,7 +108,7 @@ t.test('the home page\'s featured and call-for-speakers lists, with type and sub
     },
   });
   t.equal(featuredList.status, 200);
-  t.strictSame(featuredList.body.data.map((e: { id: string }) => e.id), [featured]);
+  t.strictSame(featuredList.body.data.map((e: { id: string }) => e.id), [featured, closed]);
 
   const upcomingEventsFilter = {
     or: [
@@ -113,7 +130,7 @@ t.test('the home page\'s featured and call-for-speakers lists, with type and sub
       sort: 'starts-at',
       include,
       filter: [
-        { and: [...published.and, upcomingEventsFilter, { name: 'is-sessions-speakers-enabled', op: 'eq', val: true }, { name: 'is-demoted', op: 'eq', val: false }] },
+        { and: [...published.and, upcomingEventsFilter, { name: 'is-sessions-speakers-enabled', op: 'eq', val: true }, { name: 'is-demoted', op: 'eq', val: false }, ...openCall] },
         { or: [{ name: 'ends-at', op: 'ge', val: now }, { name: 'starts-at', op: 'ge', val: now }] },
       ],
       cache: true,
@@ -122,9 +139,12 @@ t.test('the home page\'s featured and call-for-speakers lists, with type and sub
     },
   });
   t.equal(cfs.status, 200);
-  t.strictSame(cfs.body.data.map((e: { id: string }) => e.id), [listed, featured], 'the complete listing and the featured event; not the demoted one');
+  t.strictSame(cfs.body.data.map((e: { id: string }) => e.id), [listed, featured], 'the complete listing and the featured event; not the demoted one, nor a closed call');
   t.strictSame(cfs.body.data[0].relationships['event-type'].data, { type: 'event-type', id: type });
-  t.strictSame(cfs.body.included.map((i: { type: string; id: string }) => `${i.type} ${i.id}`).sort(), [`event-sub-topic ${sub}`, `event-topic ${topic}`, `event-type ${type}`]);
+  t.strictSame(
+    cfs.body.included.map((i: { type: string; id: string }) => `${i.type} ${i.id}`).sort(),
+    [`event-sub-topic ${sub}`, `event-topic ${topic}`, `event-type ${type}`, `speakers-call ${calls[featured]}`, `speakers-call ${calls[listed]}`].sort(),
+  );
 
   const upcoming = await visitor.adapter('GET', '/v1/events/upcoming', { query: { upcoming: true, include, cache: true, public: true, 'page[size]': 12 } });
   t.equal(upcoming.status, 200);

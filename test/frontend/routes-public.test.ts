@@ -3,13 +3,14 @@
  * `include=social-links,event-copyright,speakers-call,tax,owner,organizers,video-stream,custom-forms,group,group.followers,group.followers.user`,
  * then asks `GET /v1/events/{id}/has-streams` (app/controllers/public.js:201-205, app/services/event.ts:16-26)
  * before it offers the join button: `{exists, can_access}`.
- * The include paths speakers-call and tax belong to other resources (issue 21); this file covers the
- * video stream and the group chain, with the paths the service serves today.
+ * The page is read here with that exact include (speakers call and tax are the subject of
+ * routes-public-index.test.ts); this file looks at the video stream and the group chain.
  */
 import t from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
 import { completeOrder, create, createCast, createEvent, fillEvent, rel } from '../helpers/events.js';
 import { frontEnd, listening } from '../helpers/front-end-client.js';
+import { speakersCallAttributes, taxAttributes } from '../helpers/ticket-bodies.js';
 import { seedUser } from '../helpers/users.js';
 
 const { app } = await buildTestApp(t);
@@ -33,7 +34,11 @@ if (patched.status !== 200) throw new Error(`event group: ${patched.status} ${JS
 const stream = await create(app, cast.owner.token, 'video-streams', 'video-stream', { name: 'Main', url: 'https://meet.example.org/main', password: 's3cret' }, { event: rel('event', event) });
 await create(app, follower.token, 'user-follow-groups', 'user-follow-group', {}, { group: rel('group', group), user: rel('user', follower.id) });
 
-const PUBLIC_INCLUDE = 'social-links,event-copyright,owner,organizers,video-stream,custom-forms,group,group.followers,group.followers.user';
+await create(app, cast.owner.token, 'taxes', 'tax', taxAttributes({ 'tax-id': 'DE999' }), { event: rel('event', event) });
+await create(app, cast.owner.token, 'speakers-calls', 'speakers-call', speakersCallAttributes({}), { event: rel('event', event) });
+
+const PUBLIC_INCLUDE =
+  'social-links,event-copyright,speakers-call,tax,owner,organizers,video-stream,custom-forms,group,group.followers,group.followers.user';
 
 t.test('the public page include: the stream without what it takes to join, the group without its followers', async (t) => {
   const res = await visitor.adapter('GET', `/v1/events/${identifier}`, { query: { include: PUBLIC_INCLUDE } });
@@ -41,6 +46,9 @@ t.test('the public page include: the stream without what it takes to join, the g
   t.strictSame(res.body.data.relationships['video-stream'].data, { type: 'video-stream', id: stream });
   t.strictSame(res.body.data.relationships.group.data, { type: 'group', id: group });
   const byType = (type: string) => res.body.included.filter((r: { type: string }) => r.type === type);
+  t.equal(byType('speakers-call').length, 1, 'the speakers call');
+  t.equal(byType('tax').length, 1, 'the tax');
+  t.notOk('tax-id' in byType('tax')[0].attributes, 'without its invoicing details');
   const [s] = byType('video-stream');
   t.match(s.attributes, { name: 'Main', 'chat-room-name': `Main-${stream}`, 'is-chat-enabled': false });
   t.notOk('url' in s.attributes || 'password' in s.attributes || 'extra' in s.attributes, 'no url, password or extra for a visitor');

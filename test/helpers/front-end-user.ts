@@ -18,19 +18,11 @@ export const USER_ATTRIBUTES = [
 
 const BOOLEAN = /^(is|was)-/;
 
-/**
- * The is-user-* flags (app/models/user.js:21-26) are computed from event roles by another part of
- * issue 21; until the server answers them, ember-data would send `false` for each, which that part
- * accepts as a read-only member sent back. They are sent here as read, and left out while unread.
- */
-const ROLE_FLAGS = new Set(USER_ATTRIBUTES.filter((a) => a.startsWith('is-user-')));
-
 /** `user.save()` of a loaded user (app/serializers/user.js:7-12): the body of the PATCH. */
 export function userSave(id: string, read: Record<string, unknown>, changes: Record<string, unknown> = {}) {
   const attributes: Record<string, unknown> = {};
   for (const name of USER_ATTRIBUTES) {
     if (name === 'password') continue;
-    if (ROLE_FLAGS.has(name) && !(name in read)) continue;
     const value = name in changes ? changes[name] : read[name];
     attributes[name] = value ?? (BOOLEAN.test(name) ? false : null);
   }
