@@ -92,10 +92,16 @@ class FilterCompiler {
       return this.linked(t, rel, (target, tc) => this.node(target, tc, val, depth + 1));
     }
     const field = byMemberName(model.fields, name);
-    if (!field) {
-      if (rel) return this.linkage(t, name, rel, op, val);
-      throw fail(`unknown attribute "${name}" of ${model.type}`);
-    }
+    if (field) return this.attribute(t, field, name, op, val);
+    const hidden = byMemberName(model.privateFields, name);
+    // False (never null) for a record whose private members the caller does not see, so that no
+    // combination (`not`, `or`) of such conditions depends on the hidden value.
+    if (hidden) return and(sql`coalesce((${model.spec.policy.seesPrivate!(this.ctx, t)}), false)`, this.attribute(t, hidden, name, op, val))!;
+    if (rel) return this.linkage(t, name, rel, op, val);
+    throw fail(`unknown attribute "${name}" of ${model.type}`);
+  }
+
+  private attribute(t: Columns, field: Field, name: string, op: string, val: unknown): SQL {
     const col = t[field.key]!;
     const compare = comparisons[op];
     if (compare) {

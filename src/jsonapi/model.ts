@@ -30,6 +30,11 @@ export interface Model {
   members: Set<string>;
   /** Wire names of attributes only some callers see (the policy's `seesPrivate`). */
   private: Set<string>;
+  /**
+   * The private attributes a filter may name: such a condition only ever holds for records whose
+   * private members the caller sees (a speaker's own email), so no query probes the others. Never sortable.
+   */
+  privateFields: Map<string, Field>;
   /** Row key -> expression of each computed attribute (`select`). */
   computed: [string, NonNullable<AttributeSpec['select']>][];
   /** To-one relationships stored in a column of this table; their targets are resolved by the Registry. */
@@ -63,6 +68,7 @@ export function buildModel(spec: ResourceSpec): Model {
   const readable: [string, string][] = [];
   const fields = new Map<string, Field>([['id', { key: 'id', column: id, kind: id.dataType === 'number' ? 'integer' : 'string' }]]);
   const hidden = new Set<string>();
+  const privateFields = new Map<string, Field>();
   const computed: Model['computed'] = [];
   for (const [wire, attr] of Object.entries(spec.attributes)) {
     if (attr.select) {
@@ -77,7 +83,7 @@ export function buildModel(spec: ResourceSpec): Model {
     readable.push([wire, attr.column]);
     const kind = valueKind(attr.schema);
     if (attr.private) hidden.add(wire);
-    else if (kind !== 'other') fields.set(wire, { key: attr.column, column: col, kind });
+    if (kind !== 'other') (attr.private ? privateFields : fields).set(wire, { key: attr.column, column: col, kind });
   }
   if (hidden.size > 0 && !spec.policy.seesPrivate) throw new Error(`resource ${spec.type}: private attributes need seesPrivate`);
   const relationships = new Map(Object.entries(spec.relationships ?? {}));
@@ -93,7 +99,7 @@ export function buildModel(spec: ResourceSpec): Model {
   const members = new Set(['id', ...readable.map(([wire]) => wire), ...relationships.keys()]);
   const live = spec.softDelete ? isNull(column(spec, columns, spec.softDelete)) : undefined;
   return {
-    spec, type: spec.type, table: spec.table, columns, id, selection, readable, fields, members, private: hidden, computed, links, relationships, live,
+    spec, type: spec.type, table: spec.table, columns, id, selection, readable, fields, members, private: hidden, privateFields, computed, links, relationships, live,
   };
 }
 

@@ -29,8 +29,8 @@ export interface AttributeSpec {
   /** Appears in responses but is refused in requests. */
   readOnly?: boolean;
   /**
-   * Returned only to callers the policy's `seesPrivate` admits for that row; never filterable or
-   * sortable, so no query can probe it either.
+   * Returned only to callers the policy's `seesPrivate` admits for that row; never sortable, and a
+   * filter on it holds only for the rows whose private members the caller sees, so no query can probe it.
    */
   private?: boolean;
   /** Accepted in requests, never read, filtered, sorted or returned. */

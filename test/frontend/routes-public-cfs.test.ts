@@ -73,6 +73,21 @@ t.test('a user submits a speaker and a session; the organizer accepts it', async
   t.same(speaker.attributes['complex-field-values'], { 'shirt-size': 'L', 'needs-visa': false }, 'complex field values stored');
   t.same(speaker.relationships.user.data, { type: 'user', id: user.id }, 'the speaker is the user');
 
+  // new-session.js:25-33 (and cfs/index.js) find the user's own speaker by email among the event's:
+  // a filter on the private email holds only where the caller sees it, so no one probes others' addresses.
+  const byEmail = (who: ReturnType<typeof frontEnd>, filter: unknown) =>
+    who.adapter('GET', `/v1/events/${published.event}/speakers`, { query: { filter } });
+  const mine = await byEmail(fe, [{ name: 'email', op: 'eq', val: user.email }]);
+  t.equal(mine.status, 200, JSON.stringify(mine.body?.errors));
+  t.strictSame(mine.body.data.map((s: { id: string }) => s.id), [speaker.id], "the user's own speaker");
+  const stranger = frontEnd(base, cast.speaker.token);
+  t.strictSame((await byEmail(stranger, [{ name: 'email', op: 'eq', val: user.email }])).body.data, [], "another user's address matches nothing");
+  const everyone = (await stranger.adapter('GET', `/v1/events/${published.event}/speakers`, { query: { 'page[size]': 0 } })).body.data.length;
+  const negated = await byEmail(stranger, [{ not: { name: 'email', op: 'eq', val: user.email } }]);
+  t.equal(negated.body.data.length, everyone, 'nor does its negation tell anything apart');
+  const organizers = await byEmail(frontEnd(base, cast.owner.token), [{ name: 'email', op: 'ilike', val: '%' + user.email.slice(1) }]);
+  t.strictSame(organizers.body.data.map((s: { id: string }) => s.id), [speaker.id], "the event's organizers filter on every speaker's email");
+
   // new-session.js:19-24: event and creator set, state unset (null); submitted-at defaults to now;
   // the form's "add document" adds {name: '', link: ''} rows (app/components/forms/session-section.js:16-19).
   const sessionAttributes = {
