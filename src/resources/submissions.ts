@@ -5,11 +5,21 @@
  * the stored value, not by the member's presence.
  */
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { sessions, speakers, speakersSessions } from '../../db/schema/index.js';
+import { events, sessions, speakers, speakersSessions } from '../../db/schema/index.js';
 import { loggedIn } from '../auth/caller.js';
 import { forbidden } from '../jsonapi/errors.js';
 import type { Ctx, Row, WriteInput } from '../jsonapi/resource.js';
 import { integerId } from '../jsonapi/values.js';
+
+/**
+ * A submission needs an event that takes them: `is-sessions-speakers-enabled` (the reference refuses
+ * speakers and sessions of an event without it, app/api/speakers.py and sessions.py before_post), so
+ * that no signed-in user fills an event's lists uninvited.
+ */
+export async function requireOpenSubmissions(ctx: Ctx, eventId: number) {
+  const [event] = await ctx.db.select({ open: events.isSessionsSpeakersEnabled }).from(events).where(eq(events.id, eventId));
+  if (!event?.open) throw forbidden('This event takes no speaker or session submissions (is-sessions-speakers-enabled is off)', '/data/relationships/event');
+}
 
 /** A member only organizers set: its column, and its default (what a submission may send on create). */
 export interface OrganizerMember {

@@ -9,7 +9,7 @@
  */
 import t from 'tap';
 import { buildTestApp } from '../helpers/app.js';
-import { buildWorld } from '../helpers/events.js';
+import { buildWorld, create, eventAttributes } from '../helpers/events.js';
 import { frontEnd, listening } from '../helpers/front-end-client.js';
 
 const { app } = await buildTestApp(t);
@@ -17,6 +17,8 @@ const world = await buildWorld(app);
 const base = await listening(app);
 const { cast, published } = world;
 const event = { type: 'event', id: published.event };
+// The organizers open the event to submissions (the wizard's sessions-speakers step).
+await app.sql`update events set is_sessions_speakers_enabled = true where id = ${Number(published.event)}`;
 
 /** app/models/speaker.js:14-40, in order: every attr (none is readOnly). */
 const SPEAKER_ATTRIBUTES = [
@@ -189,6 +191,27 @@ t.test('a user submits a speaker and a session; the organizer accepts it', async
     t.equal(refused.status, 403, `${name} is the organizers'`);
     t.same(refused.body.errors[0].source, { pointer: `/data/attributes/${name}` });
   }
+});
+
+t.test('an event without is-sessions-speakers-enabled takes no submissions; its organizers still add speakers and sessions', async (t) => {
+  const closed = await create(app, cast.owner.token, 'events', 'event', { ...eventAttributes('Closed Conf'), state: 'published' });
+  const of = { event: { data: { type: 'event', id: closed } } };
+  const user = frontEnd(base, cast.other.token);
+  const flags = { 'send-email': false, 'is-locked': false, 'is-mail-sent': false };
+  const speaker = await user.adapter('POST', '/v1/speakers', {
+    body: { data: { type: 'speaker', attributes: { ...saved(SPEAKER_ATTRIBUTES, {}), name: 'Ada', email: cast.other.email, 'is-featured': false, 'is-email-overridden': false }, relationships: of } },
+  });
+  t.equal(speaker.status, 403);
+  t.match(speaker.body.errors[0], { source: { pointer: '/data/relationships/event' }, detail: /is-sessions-speakers-enabled/ });
+  const session = await user.adapter('POST', '/v1/sessions', {
+    body: { data: { type: 'session', attributes: { ...saved(SESSION_ATTRIBUTES, {}), title: 'Uninvited', ...flags }, relationships: of } },
+  });
+  t.equal(session.status, 403);
+  const organizer = frontEnd(base, cast.owner.token);
+  const added = await organizer.adapter('POST', '/v1/sessions', {
+    body: { data: { type: 'session', attributes: { ...saved(SESSION_ATTRIBUTES, {}), title: 'Keynote', ...flags }, relationships: of } },
+  });
+  t.equal(added.status, 201, JSON.stringify(added.body?.errors));
 });
 
 t.test('a submission names only the submitter: creator, user, speakers and email', async (t) => {

@@ -5,7 +5,7 @@ import { forbidden, unprocessable } from '../../jsonapi/errors.js';
 import type { Columns, Ctx, Policy, Row, WriteInput } from '../../jsonapi/resource.js';
 import { holdsRole, inManagedEvent, inVisibleEvent, namedEvent, roleIn } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
-import { checkSubmittedSpeakers, keepOrganizerMembers } from '../submissions.js';
+import { checkSubmittedSpeakers, keepOrganizerMembers, requireOpenSubmissions } from '../submissions.js';
 import { ORGANIZER_MOVES, SPEAKER_MOVES, type SessionState } from './states.js';
 
 /** The caller is the user of one of the session's speakers (or, with `creator`, created the session). */
@@ -106,17 +106,18 @@ export const sessionPolicy: Policy = {
     checkMove(from, to, false, true);
   },
   async create(ctx, input) {
-    const caller = loggedIn(ctx);
+    loggedIn(ctx);
     const named = input.relationships.event;
     const eventId = namedEvent(named);
-    const role = await roleIn(ctx, eventId, `Related event "${String(named)}" not found`);
+    await roleIn(ctx, eventId, `Related event "${String(named)}" not found`);
     const state = (input.attributes.state ?? 'draft') as SessionState;
-    if (role || isStaff(caller)) {
+    if (await holdsRole(ctx, eventId, 'coorganizer')) {
       if (state !== 'draft' && !ORGANIZER_MOVES.draft.includes(state))
         throw unprocessable(`A session cannot start in ${state}`, '/data/attributes/state');
       return;
     }
-    // A submission: the caller's own session, in draft or submitted for review.
+    // A submission: the caller's own session, in draft or submitted for review, to an event that takes them.
+    await requireOpenSubmissions(ctx, eventId);
     if (state !== 'draft' && !SPEAKER_MOVES.draft.includes(state))
       throw forbidden(`Only organizers may create a session in ${state}`, '/data/attributes/state');
     keepOrganizerMembers(input, ORGANIZER_MEMBERS);

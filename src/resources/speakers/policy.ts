@@ -4,7 +4,7 @@ import { forbidden } from '../../jsonapi/errors.js';
 import type { Ctx, Policy, Row, WriteInput } from '../../jsonapi/resource.js';
 import { holdsRole, inManagedEvent, namedEvent, roleIn } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
-import { checkSubmittedSessions, keepOrganizerMembers, namesCaller } from '../submissions.js';
+import { checkSubmittedSessions, keepOrganizerMembers, namesCaller, requireOpenSubmissions } from '../submissions.js';
 
 const records = eventRecordPolicy();
 
@@ -43,8 +43,9 @@ export const speakerPolicy: Policy = {
     loggedIn(ctx);
     const named = input.relationships.event;
     const eventId = namedEvent(named);
-    const role = await roleIn(ctx, eventId, `Related event "${String(named)}" not found`);
-    if (role || isStaff(ctx.caller)) return;
+    await roleIn(ctx, eventId, `Related event "${String(named)}" not found`);
+    if (await holdsRole(ctx, eventId, 'coorganizer')) return;
+    await requireOpenSubmissions(ctx, eventId);
     namesCaller(ctx, input, 'user');
     ownAddress(ctx, input);
     keepOrganizerMembers(input, ORGANIZER_MEMBERS);
