@@ -38,6 +38,9 @@ t.test('other write routes of the event service x callers', async (t) => {
     const target = await seedUser(app);
     return { ...send(target.id), ...(caller === 'owner' ? { token: target.token } : {}) };
   };
+  const unverified = async (caller: Caller) => {
+    if (caller !== 'anonymous') await app.sql`update users set is_verified = false where id = ${Number(w.users[caller].id)}`;
+  };
   const login = (caller: Caller): Send => {
     const user = caller === 'anonymous' ? owner : w.users[caller];
     return { json: { email: user.email, password: user.password } };
@@ -201,8 +204,15 @@ t.test('other write routes of the event service x callers', async (t) => {
     'PATCH /v1/video-streams/{id}/relationships/rooms': () => linkage('microlocation', p.microlocation),
     'POST /v1/video-streams/{id}/relationships/rooms': () => linkage('microlocation', p.microlocation),
     'DELETE /v1/video-streams/{id}/relationships/rooms': async () => ({ path: `/v1/video-streams/${await roomStream()}/relationships/rooms`, ...linkage('microlocation', p.microlocation) }),
-    'POST /v1/groups': () => document('group', { name: `Group ${next()}` }),
-    'POST /v1/groups [is-promoted: true]': () => document('group', { name: `Group ${next()}`, 'is-promoted': true }),
+    // Only verified users create groups; an accept-invite cell verifies its caller, so each cell starts unverified.
+    'POST /v1/groups': async (caller) => {
+      await unverified(caller);
+      return document('group', { name: `Group ${next()}` });
+    },
+    'POST /v1/groups [is-promoted: true]': async (caller) => {
+      await unverified(caller);
+      return document('group', { name: `Group ${next()}`, 'is-promoted': true });
+    },
     'PATCH /v1/groups/{id}': () => update('group', w.group, { name: `Summits ${next()}` }),
     'PATCH /v1/groups/{id} [is-promoted: true]': async () => {
       const id = await ownGroup();
