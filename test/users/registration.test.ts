@@ -14,6 +14,7 @@ const ATTRIBUTES = [
   'language-prefrence', 'company', 'billing-contact-name', 'billing-phone', 'billing-country', 'billing-state', 'billing-city',
   'billing-address', 'billing-zip-code', 'billing-tax-info', 'billing-additional-info', 'is-profile-public', 'is-blocked',
   'is-sales-admin', 'is-marketer', 'last-accessed-at',
+  'is-user-owner', 'is-user-organizer', 'is-user-coorganizer', 'is-user-track-organizer', 'is-user-moderator', 'is-user-registrar',
 ].sort();
 
 t.test('registration', async (t) => {
