@@ -1,5 +1,5 @@
 import { eventTopics } from '../../../db/schema/index.js';
-import { defineResource } from '../../jsonapi/resource.js';
+import { type AttributeSpec, defineResource } from '../../jsonapi/resource.js';
 import { Text } from '../../jsonapi/types.js';
 import { deletedAt, optionalUrl, requiredText } from '../attributes.js';
 import { staffWritten } from '../staff-written.js';
@@ -13,6 +13,12 @@ export const slugOf = (name: string) =>
     .replace(/^-+|-+$/g, '')
     .slice(0, 255) || 'topic';
 
+/** The name of an administrators' list entry (topic, sub-topic, type) and the slug derived from it. */
+export const nameAndSlug: Record<'name' | 'slug', AttributeSpec> = {
+  name: { ...requiredText('name', 255), write: (v) => ({ name: v, slug: slugOf(v as string) }) },
+  slug: { column: 'slug', schema: Text(255, { description: 'derived from the name' }), readOnly: true },
+};
+
 export const eventTopicResource = defineResource({
   type: 'event-topic',
   path: 'event-topics',
@@ -22,8 +28,7 @@ export const eventTopicResource = defineResource({
   table: eventTopics,
   softDelete: 'deletedAt',
   attributes: {
-    name: { ...requiredText('name', 255), write: (v) => ({ name: v, slug: slugOf(v as string) }) },
-    slug: { column: 'slug', schema: Text(255, { description: 'derived from the name' }), readOnly: true },
+    ...nameAndSlug,
     'system-image-url': optionalUrl('systemImageUrl'),
     'deleted-at': deletedAt,
   },

@@ -1,8 +1,7 @@
 import { eventTypes } from '../../../db/schema/index.js';
 import { defineResource } from '../../jsonapi/resource.js';
-import { Text } from '../../jsonapi/types.js';
-import { deletedAt, requiredText } from '../attributes.js';
-import { slugOf } from '../event-topics/index.js';
+import { deletedAt } from '../attributes.js';
+import { nameAndSlug } from '../event-topics/index.js';
 import { staffWritten } from '../staff-written.js';
 
 export const eventTypeResource = defineResource({
@@ -14,8 +13,7 @@ export const eventTypeResource = defineResource({
   table: eventTypes,
   softDelete: 'deletedAt',
   attributes: {
-    name: { ...requiredText('name', 255), write: (v) => ({ name: v, slug: slugOf(v as string) }) },
-    slug: { column: 'slug', schema: Text(255, { description: 'derived from the name' }), readOnly: true },
+    ...nameAndSlug,
     'deleted-at': deletedAt,
   },
   relationships: {
