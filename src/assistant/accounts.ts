@@ -53,16 +53,15 @@ export async function accountRoutes(
       method: ['GET', 'POST'],
       operationId: 'storePersonalInfo',
       params: params({ fetchDetails: '`true` reads the store', storeName: 'name of the entry', value: 'its value' }),
-      failures: [400, 401, 420, 422],
+      failures: [400, 420, 422],
       summary: 'Read or write the personal store',
       description:
         '`fetchDetails=true` answers `stores`; otherwise `storeName` and `value` set one entry. Role user.',
-      minimal: 'anonymous',
+      minimal: 'user',
     },
-    async ({ identity, params }) => {
-      if (!identity.caller) throw new AssistantError(400, 'Specified User Setting not found, ensure you are logged in');
-      const caller = requireRole(identity, 'user');
-      const [row] = await app.db.select({ stores: users.stores }).from(users).where(eq(users.id, caller.id));
+    async ({ params, caller }) => {
+      const user = caller!;
+      const [row] = await app.db.select({ stores: users.stores }).from(users).where(eq(users.id, user.id));
       const stores = row?.stores ?? {};
       if (params.fetchDetails === 'true') {
         if (Object.keys(stores).length === 0) throw new AssistantError(420, 'No personal information is added yet.');
@@ -74,7 +73,7 @@ export async function accountRoutes(
       await app.db
         .update(users)
         .set({ stores: sql`${users.stores} || ${JSON.stringify({ [params.storeName]: params.value })}::jsonb` })
-        .where(eq(users.id, caller.id));
+        .where(eq(users.id, user.id));
       await files.write();
       return { accepted: true, message: 'You successfully updated your account information!' };
     },

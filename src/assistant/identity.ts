@@ -32,19 +32,28 @@ function tokenOf(request: FastifyRequest, params: Record<string, string | undefi
   return match?.[2];
 }
 
-/** Who calls and with which role; a token that is bad, expired or of a deleted account is a 401. */
+/**
+ * Who calls and with which role. As the reference (AbstractAPIHandler.getIdentity), a token that is bad,
+ * expired or of a deleted account is an anonymous caller: the editor sends its stale cookie token with
+ * every request. Endpoints that need a role then refuse it with the role text (401).
+ */
 export async function identify(app: FastifyInstance, request: FastifyRequest, params: Record<string, string | undefined>): Promise<Identity> {
   const token = tokenOf(request, params);
-  if (!token) return { caller: null, role: 'anonymous' };
+  if (!token) return ANONYMOUS;
   let caller: Caller;
   try {
     caller = await app.callerOf(token);
   } catch (err) {
-    if (err instanceof JsonApiError) throw new AssistantError(401, err.detail);
+    if (err instanceof JsonApiError && err.status === 401) {
+      request.log.info({ reason: err.detail }, 'assistant token refused; the caller is anonymous');
+      return ANONYMOUS;
+    }
     throw err;
   }
   return { caller, role: await roleOf(app, caller) };
 }
+
+const ANONYMOUS: Identity = Object.freeze({ caller: null, role: 'anonymous' });
 
 export async function roleOf(app: FastifyInstance, caller: Caller): Promise<Role> {
   if (caller.isSuperAdmin) return 'superadmin';
@@ -53,10 +62,13 @@ export async function roleOf(app: FastifyInstance, caller: Caller): Promise<Role
   return (row?.role ?? 'user') as Role;
 }
 
-/** Refuses callers below `minimal` as the reference does (401 naming both roles). */
+/** Refuses callers below `minimal` with the reference's 401 text (AbstractAPIHandler: the caller's role, then the one required). */
 export function requireRole(identity: Identity, minimal: Role): Caller {
   if (rank(identity.role) < rank(minimal) || !identity.caller) {
-    throw new AssistantError(401, `Base user role not sufficient. Your base user role is '${minimal.toUpperCase()}', your user role is '${identity.role}'`);
+    throw new AssistantError(
+      401,
+      `Base user role not sufficient. Your base user role is '${identity.role.toUpperCase()}', minimum user role required is '${minimal}'`,
+    );
   }
   return identity.caller;
 }

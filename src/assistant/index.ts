@@ -29,10 +29,10 @@ export default async function assistant(app: FastifyInstance, { config, connect 
     if (applied.length > 0) app.log.info({ applied }, 'roles from authorization.json applied');
     await files.write();
   }
+  await app.register(multipart, MULTIPART_OPTIONS);
   await accountRoutes(app, { files, expiresIn: config.JWT_EXPIRES_IN, loginLimits: loginLimitsOf(config) });
   const repo = new SkillRepo(config.SKILL_REPO_DIR);
   if (connect) await repo.init();
-  await app.register(multipart, MULTIPART_OPTIONS);
   await skillRoutes(app, repo, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS });
-  await metricsRoutes(app);
+  await metricsRoutes(app, repo);
 }

@@ -3,22 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { skillRatings, skills, skillUsage } from '../../db/schema/index.js';
 import { AssistantError } from './identity.js';
 import { assistantRoute, type Params, params, SKILL_PARAMS } from './route.js';
-import { checkedName } from './skill-repo.js';
+import { checkedName, type SkillRepo } from './skill-repo.js';
+import { existingSkill } from './skill-lookup.js';
 
 type Skill = typeof skills.$inferSelect;
 
-/** The skill a request names (model, group and language with the reference's defaults); 422 when unknown. */
-async function namedSkill(app: FastifyInstance, p: Params): Promise<Skill> {
-  const where = and(
-    eq(skills.model, checkedName('model', p.model || 'general')),
-    eq(skills.group, checkedName('group', p.group || 'Knowledge')),
-    eq(skills.language, checkedName('language', p.language || 'en')),
-    eq(skills.name, checkedName('skill', p.skill)),
-  );
-  const [skill] = await app.db.select().from(skills).where(where);
-  if (!skill) throw new AssistantError(422, 'Skill does not exist.');
-  return skill;
-}
+/** The skill a request names, with its row; 422 when there is no such file. */
+const namedSkill = async (app: FastifyInstance, repo: SkillRepo, p: Params): Promise<Skill> => (await existingSkill(app, repo, p)).row;
 
 const flag = (value: string | undefined, what: string) => {
   if (value === undefined) return undefined;
@@ -84,7 +75,7 @@ const byRating = (a: SkillRecord, b: SkillRecord) =>
   b.skill_rating.stars.avg_star - a.skill_rating.stars.avg_star;
 
 /** Ratings, feedback, staff picks and the metric lists built from them. */
-export async function metricsRoutes(app: FastifyInstance) {
+export async function metricsRoutes(app: FastifyInstance, repo: SkillRepo) {
   assistantRoute(
     app,
     {
@@ -98,7 +89,7 @@ export async function metricsRoutes(app: FastifyInstance) {
       minimal: 'user',
     },
     async ({ params, caller }) => {
-      const skill = await namedSkill(app, params);
+      const skill = await namedSkill(app, repo, params);
       if (params.stars === undefined) throw new AssistantError(422, 'Rating not provided.');
       if (!/^[1-5]$/.test(params.stars)) throw new AssistantError(422, 'Stars must be a whole number from 1 to 5.');
       const stars = Number(params.stars);
@@ -124,7 +115,7 @@ export async function metricsRoutes(app: FastifyInstance) {
       minimal: 'user',
     },
     async ({ params, caller }) => {
-      const skill = await namedSkill(app, params);
+      const skill = await namedSkill(app, repo, params);
       const feedback = params.feedback?.trim();
       if (!feedback) throw new AssistantError(422, 'Feedback not provided.');
       if (feedback.length > 5000) throw new AssistantError(422, 'Feedback is longer than 5000 characters.');
@@ -149,7 +140,7 @@ export async function metricsRoutes(app: FastifyInstance) {
       minimal: 'admin',
     },
     async ({ params }) => {
-      const skill = await namedSkill(app, params);
+      const skill = await namedSkill(app, repo, params);
       const changes = {
         staffPick: flag(params.staffPick, 'staffPick'),
         reviewed: flag(params.reviewed, 'reviewed'),

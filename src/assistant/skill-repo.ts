@@ -6,14 +6,18 @@ import { AssistantError } from './identity.js';
 
 const run = promisify(execFile);
 
-/** A model, group, language, skill or image name: one plain path segment, never `.`/`..`, no separators. */
-const NAME = /^[A-Za-z0-9][A-Za-z0-9 _.,&()'+-]{0,99}$/;
+/**
+ * A model, group, language, skill or image name: one plain path segment in any script (`Wetter_für_Köln`),
+ * never `.`/`..`, no separators or control characters; compared in Unicode normal form C.
+ */
+const NAME = /^[\p{L}\p{N}][\p{L}\p{M}\p{N} _.,&()'+-]{0,99}$/u;
 
 export function checkedName(what: string, value: string | undefined): string {
-  if (value === undefined || !NAME.test(value) || value.includes('..')) {
+  const name = value?.normalize('NFC');
+  if (name === undefined || !NAME.test(name) || name.includes('..')) {
     throw new AssistantError(400, `Bad ${what} name`);
   }
-  return value;
+  return name;
 }
 
 export interface SkillPath {
@@ -21,6 +25,10 @@ export interface SkillPath {
   group: string;
   language: string;
 }
+
+/** Where the private skills (bots) of the user with this id live: never under `models/`, so never listed publicly. */
+export const privateFolder = (userId: number, group: string, language: string) =>
+  join('private', String(userId), checkedName('group', group), checkedName('language', language));
 
 /**
  * The skill data repository: a git repository laid out `models/<model>/<group>/<language>/<skill>.txt`
@@ -37,7 +45,7 @@ export class SkillRepo {
   }
 
   private git(...args: string[]) {
-    return run('git', ['-c', 'user.name=open-event', '-c', 'user.email=server@localhost', '-c', 'commit.gpgsign=false', ...args], {
+    return run('git', ['-c', 'core.quotepath=off', '-c', 'user.name=open-event', '-c', 'user.email=server@localhost', '-c', 'commit.gpgsign=false', ...args], {
       cwd: this.root,
       maxBuffer: 16 * 1024 * 1024,
     });

@@ -1,14 +1,15 @@
 import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import { skills, skillUsage } from '../../db/schema/index.js';
+import { skills } from '../../db/schema/index.js';
+import { recordUsage } from './usage.js';
 import type { Caller } from '../auth/caller.js';
 import type { ImageLimits } from '../files/image.js';
 import { hasNul } from '../jsonapi/values.js';
 import { AssistantError, identify, requireRole, sessionOf } from './identity.js';
-import { AssistantAnswer, assistantRoute, failures, type Params, params, send, sendFailure, SKILL_PARAMS, TAG } from './route.js';
+import { AssistantAnswer, assistantRoute, failures, type Params, params, requestParams, send, sendFailure, SKILL_PARAMS, TAG } from './route.js';
 import { checkedName, type SkillPath, type SkillRepo } from './skill-repo.js';
 
 /** model, group and language with the reference's defaults. */
@@ -25,28 +26,6 @@ async function upsertSkill(app: FastifyInstance, where: SkillPath, name: string,
     })
     .returning();
   return row!;
-}
-
-/** The fields and the `image` file of a createSkill form; a form busboy cannot read is the client's 400. */
-async function readForm(request: FastifyRequest, limits: ImageLimits) {
-  const fields: Params = {};
-  let image: Buffer | undefined;
-  try {
-    for await (const part of request.parts({ limits: { files: 1, fileSize: limits.maxBytes, parts: 30, fields: 20, fieldSize: 1024 * 1024 } })) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'image') {
-          part.file.resume();
-          continue;
-        }
-        image = await part.toBuffer();
-      } else fields[part.fieldname] = String(part.value);
-    }
-  } catch (err) {
-    // busboy reports a broken form (wrong boundary, cut short) as a plain Error; the limits carry a status.
-    if (err instanceof Error && !('code' in err) && !('statusCode' in err)) throw new AssistantError(400, `Malformed multipart body: ${err.message}`);
-    throw err;
-  }
-  return { fields, image };
 }
 
 /**
@@ -75,7 +54,8 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
     async (request, reply) => {
       try {
         if (!request.isMultipart()) throw new AssistantError(400, 'Send the skill as multipart/form-data');
-        const { fields, image } = await readForm(request, limits);
+        const { params: fields, files: parts } = await requestParams(request, ['image'], limits.maxBytes);
+        const image = parts.image?.data;
         const identity = await identify(app, request, fields);
         const caller = requireRole(identity, 'user');
         const answer = (body: object) => send(reply, 200, { ...body, session: sessionOf(identity, request) });
@@ -122,7 +102,6 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
         '`model`, `group`, `language`, `skill`, `content`, `changelog` (the commit message), `access_token`; ' +
         'GET with `callback` answers JSONP. `accepted` is true only when the commit exists.',
       minimal: 'user',
-      jsonp: true,
     },
     async ({ params, caller }) => {
       const where = pathOf(params);
@@ -223,10 +202,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
         .from(skills)
         .where(and(eq(skills.model, where.model), eq(skills.group, where.group), eq(skills.language, where.language), eq(skills.name, skill)));
       if (row) {
-        await app.db
-          .insert(skillUsage)
-          .values({ skillId: row.id, day: sql`current_date`, count: 1 })
-          .onConflictDoUpdate({ target: [skillUsage.skillId, skillUsage.day], set: { count: sql`${skillUsage.count} + 1` } });
+        await recordUsage(app, row.id);
       }
       return { accepted: true, text: await repo.read(path), skill_metadata: row ? { ...where, skill_name: skill, author: row.authorEmail } : null };
     },

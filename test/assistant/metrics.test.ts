@@ -114,7 +114,7 @@ t.test('skill metrics: feeders and lists', async (t) => {
   const status = (user: TestUser, skill: string, params: Record<string, string>) => post(app, '/cms/changeSkillStatus.json', { ...where(skill), ...params }, user.token);
   res = await status(pool[0]!, 'alpha', { staffPick: 'true' });
   t.equal(res.statusCode, 401, 'a plain user may not change the status');
-  t.equal(res.json().message, "Base user role not sufficient. Your base user role is 'ADMIN', your user role is 'user'");
+  t.equal(res.json().message, "Base user role not sufficient. Your base user role is 'USER', minimum user role required is 'admin'");
   for (const [skill, pick] of [['echo', 'true'], ['charlie', 'true'], ['alpha', 'true'], ['alpha', 'false']] as const) {
     res = await status(admin, skill, { staffPick: pick });
     t.equal(res.statusCode, 200);

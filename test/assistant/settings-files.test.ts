@@ -79,7 +79,7 @@ t.test('listSettings: admin lists the files, others get 401', async (t) => {
   const u = await seedUser(app);
   const refused = await get(app, '/aaa/listSettings.json', { access_token: u.token });
   t.equal(refused.status, 401);
-  t.same(refused.body, { accepted: false, message: "Base user role not sufficient. Your base user role is 'ADMIN', your user role is 'user'" });
+  t.same(refused.body, { accepted: false, message: "Base user role not sufficient. Your base user role is 'USER', minimum user role required is 'admin'" });
   t.equal((await get(app, '/aaa/listSettings.json')).status, 401, 'anonymous');
 });
 
