@@ -82573,6 +82573,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description e-mail of the account */
                 login?: string;
                 /** @description its password */
@@ -82584,13 +82586,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -82602,15 +82605,6 @@ export interface operations {
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AssistantFailure"];
-                };
-            };
-            /** @description Refused: `{"accepted": false, "message"}` */
-            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -82665,6 +82659,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description e-mail of the account */
                 login?: string;
                 /** @description its password */
@@ -82676,26 +82672,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AssistantFailure"];
-                };
-            };
-            /** @description Refused: `{"accepted": false, "message"}` */
-            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -82712,7 +82700,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
-            /** @description The body is larger than 1 MiB */
+            /** @description The body is larger than its limit */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -82768,6 +82756,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description `true` reads the store */
                 fetchDetails?: string;
                 /** @description name of the entry */
@@ -82781,13 +82771,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -82851,6 +82842,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description `true` reads the store */
                 fetchDetails?: string;
                 /** @description name of the entry */
@@ -82864,13 +82857,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -82891,7 +82885,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
-            /** @description The body is larger than 1 MiB */
+            /** @description The body is larger than its limit */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -82945,6 +82939,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description e-mail of the account */
                 user?: string;
                 /** @description user, reviewer, operator, admin or superadmin (default user) */
@@ -82956,13 +82952,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -83017,6 +83014,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description e-mail of the account */
                 user?: string;
                 /** @description user, reviewer, operator, admin or superadmin (default user) */
@@ -83028,13 +83027,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83064,7 +83064,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
-            /** @description The body is larger than 1 MiB */
+            /** @description The body is larger than its limit */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -83100,6 +83100,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
             };
             header?: never;
             path?: never;
@@ -83107,13 +83109,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -83291,6 +83294,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: a JavaScript identifier path */
+                callback?: string;
                 /** @description model (general) */
                 model?: string;
                 /** @description group (Knowledge) */
@@ -83303,8 +83308,6 @@ export interface operations {
                 content?: string;
                 /** @description the commit message */
                 changelog?: string;
-                /** @description JSONP: a JavaScript identifier path */
-                callback?: string;
             };
             header?: never;
             path?: never;
@@ -83365,6 +83368,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: a JavaScript identifier path */
+                callback?: string;
                 /** @description model (general) */
                 model?: string;
                 /** @description group (Knowledge) */
@@ -83377,8 +83382,6 @@ export interface operations {
                 content?: string;
                 /** @description the commit message */
                 changelog?: string;
-                /** @description JSONP: a JavaScript identifier path */
-                callback?: string;
             };
             header?: never;
             path?: never;
@@ -83414,7 +83417,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
-            /** @description The body is larger than 1 MiB */
+            /** @description The body is larger than its limit */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -83450,6 +83453,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
             };
             header?: never;
             path?: never;
@@ -83457,13 +83462,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -83475,15 +83481,6 @@ export interface operations {
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AssistantFailure"];
-                };
-            };
-            /** @description Refused: `{"accepted": false, "message"}` */
-            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -83509,6 +83506,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description model (general) */
                 model?: string;
             };
@@ -83518,13 +83517,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -83536,15 +83536,6 @@ export interface operations {
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AssistantFailure"];
-                };
-            };
-            /** @description Refused: `{"accepted": false, "message"}` */
-            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -83570,6 +83561,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description model (general) */
                 model?: string;
                 /** @description group (Knowledge; All for every group) */
@@ -83581,13 +83574,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -83599,15 +83593,6 @@ export interface operations {
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AssistantFailure"];
-                };
-            };
-            /** @description Refused: `{"accepted": false, "message"}` */
-            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -83633,6 +83618,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description model (general) */
                 model?: string;
                 /** @description group (Knowledge) */
@@ -83646,13 +83633,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -83664,15 +83652,6 @@ export interface operations {
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AssistantFailure"];
-                };
-            };
-            /** @description Refused: `{"accepted": false, "message"}` */
-            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -83698,6 +83677,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description model (general) */
                 model?: string;
                 /** @description group (Knowledge) */
@@ -83713,13 +83694,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -83731,15 +83713,6 @@ export interface operations {
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AssistantFailure"];
-                };
-            };
-            /** @description Refused: `{"accepted": false, "message"}` */
-            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -83774,6 +83747,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description model (general) */
                 model?: string;
                 /** @description group (Knowledge) */
@@ -83791,13 +83766,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -83852,6 +83828,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description model (general) */
                 model?: string;
                 /** @description group (Knowledge) */
@@ -83869,13 +83847,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83896,7 +83875,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
-            /** @description The body is larger than 1 MiB */
+            /** @description The body is larger than its limit */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -83941,6 +83920,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description model (general) */
                 model?: string;
                 /** @description group (Knowledge) */
@@ -83958,13 +83939,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -84019,6 +84001,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description model (general) */
                 model?: string;
                 /** @description group (Knowledge) */
@@ -84036,13 +84020,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84063,7 +84048,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
-            /** @description The body is larger than 1 MiB */
+            /** @description The body is larger than its limit */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -84108,6 +84093,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description model (general) */
                 model?: string;
                 /** @description group (Knowledge) */
@@ -84129,13 +84116,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -84190,6 +84178,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description model (general) */
                 model?: string;
                 /** @description group (Knowledge) */
@@ -84211,13 +84201,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84238,7 +84229,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantFailure"];
                 };
             };
-            /** @description The body is larger than 1 MiB */
+            /** @description The body is larger than its limit */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -84283,6 +84274,8 @@ export interface operations {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
                 /** @description languages, comma-separated (en) */
                 language?: string;
                 /** @description model (general) */
@@ -84302,13 +84295,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The answer */
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
                 };
             };
             /** @description Not Modified: `If-None-Match` named the ETag of the answer */
@@ -84320,15 +84314,6 @@ export interface operations {
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AssistantFailure"];
-                };
-            };
-            /** @description Refused: `{"accepted": false, "message"}` */
-            401: {
                 headers: {
                     [name: string]: unknown;
                 };
