@@ -4,14 +4,15 @@
  * api-endpoint or json-upload), reads `identifier` and `task_id` from the answer, and polls
  * `/api/v2/app/{task_id}/status` every second until `state` is SUCCESS (the download URL is
  * `result.message`, or `result` itself) or FAILURE. Here with workers, a real SMTP peer and the service's
- * own API as the endpoint: the app is named after the event (the form has no name, as in the reference),
+ * own API as the endpoint: the app is named after the event (the form has no name, as in the reference;
+ * control characters become spaces, at most 100 characters),
  * a build that cannot read its endpoint ends FAILURE, an uploaded zip (json_upload) is refused with 422,
  * and bad forms get the reference's 400 `invalid data` / `invalid endpoint url`, writing nothing.
  */
 import AdmZip from 'adm-zip';
 import t, { type Test } from 'tap';
 import { buildTestApp, until } from '../helpers/app.js';
-import { mailWith } from '../helpers/appgen.js';
+import { json, mailWith, startFake } from '../helpers/appgen.js';
 import { buildWorld } from '../helpers/events.js';
 import { reservePort } from '../helpers/postgres.js';
 import { startSmtp } from '../helpers/smtp.js';
@@ -105,11 +106,29 @@ t.test('main.js: a build that cannot read its endpoint is polled until FAILURE',
   t.strictSame(mail.envelope.to, ['failing@example.org']);
 });
 
+t.test('main.js: an event name with control characters, bidi overrides and 150 characters makes a clean app name', async (t) => {
+  const eventName = `Hostile\nSummit\u202e\u0000 ${'x'.repeat(150)}`;
+  const fake = await startFake(t, (request, response) => {
+    if (request.url === '/v1/events/7') {
+      json(response, { data: { type: 'event', id: '7', attributes: { name: eventName, 'starts-at': '2030-01-01T10:00:00Z', 'ends-at': '2030-01-01T18:00:00Z', timezone: 'UTC' } } });
+    } else json(response, { data: [] });
+  });
+  const res = await submit({ email: 'hostile@example.org', dataSource: 'api_endpoint', apiEndpoint: `${fake.url}/v1/events/7` });
+  started(t, res);
+  const { last } = await poll(res.body.task_id);
+  t.equal(last.state, 'SUCCESS', JSON.stringify(last));
+  const expected = `Hostile Summit ${'x'.repeat(85)}`;
+  t.equal(expected.length, 100);
+  const zip = await app.inject({ method: 'GET', url: new URL(last.result.message).pathname });
+  t.equal(JSON.parse(new AdmZip(zip.rawPayload).readAsText('config.json')).app_name, expected, 'controls made spaces, cut to 100 characters');
+  await mailWith(smtp, `Your app "${expected}" is ready`);
+});
+
 t.test('main.js: json_upload (an uploaded zip of the event) is refused with 422, nothing written', async (t) => {
   const before = await writtenTasks();
   const zip = new AdmZip();
   zip.addFile('event', Buffer.from(JSON.stringify({ id: 1, name: 'Zip Event' })));
-  const res = await submit({ email: 'zip@example.org', dataSource: 'json_upload', upload: new Blob([zip.toBuffer()], { type: 'application/zip' }) });
+  const res = await submit({ email: 'zip@example.org', dataSource: 'json_upload', upload: new Blob([new Uint8Array(zip.toBuffer())], { type: 'application/zip' }) });
   t.equal(res.status, 422, res.raw);
   t.strictSame(res.body, {
     status: 'error',
