@@ -3,6 +3,7 @@ import AdmZip from 'adm-zip';
 import sharp from 'sharp';
 import { escapeHtml } from '../html.js';
 import { FetchError, safeFetch, type FetchLimits } from '../net/safe-fetch.js';
+import { nameFromEvent } from './fields.js';
 import { datesOf, eventUrl, loadEvent, type EventData } from './template/event-data.js';
 
 const TEMPLATE = new URL('./template/', import.meta.url);
@@ -23,7 +24,8 @@ export interface BuildLimits {
 }
 
 export interface AppSpec {
-  appName: string;
+  /** Null: the event's name (the v2 entry points send none, as the reference names the app after the event). */
+  appName: string | null;
   endpoint: string;
   /** Names this build (the service worker's caches). */
   identifier: string;
@@ -120,7 +122,12 @@ const shorten = (text: string, max: number) => Array.from(text).slice(0, max).jo
  * JSON:API (SSRF-safe), fills the template, makes the icons, and answers the zip. The app name lands
  * escaped for each place (HTML, JSON); no program is run.
  */
-export async function buildEventApp(spec: AppSpec, limits: BuildLimits, log: BuildLog, progress: (status: string) => Promise<void>): Promise<Buffer> {
+export async function buildEventApp(
+  spec: AppSpec,
+  limits: BuildLimits,
+  log: BuildLog,
+  progress: (status: string) => Promise<void>,
+): Promise<{ zip: Buffer; appName: string }> {
   await progress('Reading the event');
   const fetch = fetcher(limits);
   let data: EventData;
@@ -130,18 +137,20 @@ export async function buildEventApp(spec: AppSpec, limits: BuildLimits, log: Bui
     // The reader's own refusals are plain Errors that describe the data; anything else is a bug.
     throw err instanceof Error && err.constructor === Error ? new BuildError(err.message) : err;
   }
+  const appName = spec.appName ?? nameFromEvent(data.event.name);
+  if (spec.appName === null) log.add(`The app is named after the event: "${appName}"`);
   log.add(`Read "${data.event.name}": ${data.sessions.length} sessions, ${data.speakers.length} speakers, ${data.tracks.length} tracks, ${data.rooms.length} rooms, ${data.sponsors.length} sponsors`);
   await progress('Building the app');
   const files: Record<string, Buffer | string> = await pictures(data.event.logo, fetch, limits.maxPixels, log);
   for (const name of STATIC) files[name] = await template(name);
   const endpoint = eventUrl(spec.endpoint);
-  files['config.json'] = JSON.stringify({ app_name: spec.appName, endpoint, identifier: spec.identifier, built_at: new Date().toISOString() });
+  files['config.json'] = JSON.stringify({ app_name: appName, endpoint, identifier: spec.identifier, built_at: new Date().toISOString() });
   files['data.json'] = JSON.stringify(data);
   files['manifest.webmanifest'] = JSON.stringify(
     {
       id: './',
-      name: spec.appName,
-      short_name: shorten(spec.appName, 12),
+      name: appName,
+      short_name: shorten(appName, 12),
       description: shorten(`${data.event.name}: schedule, speakers and sponsors`, 300),
       start_url: './',
       scope: './',
@@ -154,7 +163,7 @@ export async function buildEventApp(spec: AppSpec, limits: BuildLimits, log: Bui
     2,
   );
   files['index.html'] = fill((await template('index.html')).toString('utf8'), {
-    app_name: escapeHtml(spec.appName),
+    app_name: escapeHtml(appName),
     api_origin: escapeHtml(new URL(endpoint).origin),
     logo: 'logo.png' in files ? 'logo.png' : 'icons/icon-192.png',
     event_name: escapeHtml(data.event.name),
@@ -169,5 +178,5 @@ export async function buildEventApp(spec: AppSpec, limits: BuildLimits, log: Bui
   for (const [name, content] of Object.entries(files)) zip.addFile(name, Buffer.isBuffer(content) ? content : Buffer.from(content));
   const archive = zip.toBuffer();
   log.add(`Built ${Object.keys(files).length} files, ${archive.length} bytes zipped`);
-  return archive;
+  return { zip: archive, appName };
 }

@@ -16,7 +16,8 @@ export const APP_GROUP = { id: 'app-builds' };
  */
 export interface AppTaskOptions {
   email: string;
-  app_name: string;
+  /** Null: named after the event (the v2 entry points), known once the build has read it. */
+  app_name: string | null;
   endpoint: string;
   identifier: string;
   mailbox: string;
@@ -38,11 +39,14 @@ export const zipName = (appName: string) =>
       .toLowerCase() || 'event-app'
   }.zip`;
 
-const failedMail = (options: AppTaskOptions, message: string, log: BuildLog): OutgoingMail => ({
+/** How mails name the app: by its name, or, before the build has read the event's, by the endpoint. */
+const named = (appName: string | null, endpoint: string) => (appName === null ? `for ${endpoint}` : `"${appName}"`);
+
+const failedMail = (options: AppTaskOptions, message: string, log: BuildLog, appName = options.app_name): OutgoingMail => ({
   to: { address: options.email },
-  subject: `Your app "${options.app_name}" could not be built`,
+  subject: `Your app ${named(appName, options.endpoint)} could not be built`,
   action: 'app-failed',
-  text: `Your app "${options.app_name}" could not be built: ${message}\n\nThe build log is attached.\n`,
+  text: `Your app ${named(appName, options.endpoint)} could not be built: ${message}\n\nThe build log is attached.\n`,
   attachments: [{ filename: 'build.log', content: log.toString(), contentType: 'text/plain; charset=utf-8' }],
 });
 
@@ -74,14 +78,16 @@ export const appBuild = (limits: BuildLimits & { concurrency: number }) =>
 
 async function build(app: FastifyInstance, task: Task, limits: BuildLimits) {
   const options = task.options as AppTaskOptions;
-  const name = options.app_name;
+  let name = options.app_name;
   const log = new BuildLog();
-  log.add(`Building the app "${name}" (${options.identifier}) from ${options.endpoint}`);
+  log.add(`Building the app ${name === null ? '(named after the event)' : `"${name}"`} (${options.identifier}) from ${options.endpoint}`);
   let mail: OutgoingMail;
   let end: { state: 'SUCCESS' | 'FAILED'; result: object };
   try {
     const spec = { appName: name, endpoint: options.endpoint, identifier: options.identifier };
-    const zip = await buildEventApp(spec, limits, log, (status) => setTaskStatus(app.db, task.id, status));
+    const built = await buildEventApp(spec, limits, log, (status) => setTaskStatus(app.db, task.id, status));
+    const zip = built.zip;
+    name = built.appName;
     const backend = await app.storage.select();
     const file = zipName(name);
     const url = await backend.put(`apps/${task.id}/${file}`, zip, 'application/zip').catch((err: unknown) => {
@@ -103,7 +109,7 @@ async function build(app: FastifyInstance, task: Task, limits: BuildLimits) {
     if (!(err instanceof BuildError)) app.log.error({ err, task: task.id }, 'app build failed');
     const message = err instanceof BuildError ? err.message : 'The build failed on the server';
     log.add(`The build failed: ${message}`);
-    mail = failedMail(options, message, log);
+    mail = failedMail(options, message, log, name);
     end = { state: 'FAILED', result: { __error: true, message } };
   }
   await app.mailer.send(mail, (tx) => finishTask(tx, task.id, end.state, end.result)).catch((err: unknown) => {

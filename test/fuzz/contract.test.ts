@@ -95,7 +95,7 @@ const ordered = operations.map((op, index) => ({ op, index })).sort((a, b) => ra
 // The event service last: its deletions end the run.
 const faces: [string, RegExp][] = [
   ['the assistant (/aaa, /cms, /data)', /^\/(aaa|cms|data)\//],
-  ['the app generator (/api/api.php)', /^\/api\//],
+  ['the app generator (/api/api.php, /api/v2, the v2 form at /)', /^\/(api\/|$)/],
   ['authentication and stored files', /^\/(auth|static)\//],
   ['the event service (/v1)', /^\/v1\//],
 ];

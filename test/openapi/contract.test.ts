@@ -183,12 +183,18 @@ t.test('JSON:API operations take and give application/vnd.api+json only', async 
   }
 });
 
-t.test('the app generator takes and gives plain JSON; other methods are documented 405s', async (t) => {
+t.test('the app generator takes JSON (under any of its callers\' media types) or forms and gives plain JSON; other methods are documented 405s', async (t) => {
   const face = operations.filter(({ path }) => path === '/api/api.php');
   t.same(face.map((o) => o.label).sort(), ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'].map((m) => `${m} /api/api.php`));
   const post = face.find((o) => o.label.startsWith('POST'))?.op;
   const body = post?.requestBody;
-  t.same(body && !isRef(body) ? body.content : undefined, { 'application/json': { schema: { $ref: '#/components/schemas/AppRequest' } } });
+  const request = { schema: { $ref: '#/components/schemas/AppRequest' } };
+  t.same(body && !isRef(body) ? body.content : undefined, {
+    'application/json': request,
+    'text/plain': request,
+    'application/x-www-form-urlencoded': request,
+    'multipart/form-data': request,
+  });
   const accepted = post?.responses?.['202'];
   t.same(accepted && !isRef(accepted) ? accepted.content : undefined, { 'application/json': { schema: { $ref: '#/components/schemas/AppStarted' } } });
   for (const { label, op } of face.filter((o) => !o.label.startsWith('POST'))) {

@@ -43,7 +43,8 @@ const EVENT_RECORDS = /^\/v1\/(event-copyrights?|social-links|microlocations|spo
 /** The test file that owns a route; undefined for a route no face claims (which fails every file). */
 export function faceOf(key: string): Face | undefined {
   const [method, path] = baseOf(key).split(' ') as [string, string];
-  if (/^\/api\//.test(path)) return 'appgen';
+  // The generator's own paths and the v2 web form's POST / (nothing else is served at /).
+  if (/^\/api\//.test(path) || path === '/') return 'appgen';
   if (/^\/(cms|aaa|data)\//.test(path)) return 'assistant';
   if (!/^\/(v1|auth|static)\//.test(path)) return undefined;
   if (method === 'GET' || method === 'HEAD') return 'v1-read';

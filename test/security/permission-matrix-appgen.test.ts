@@ -1,5 +1,5 @@
 /**
- * The permission matrix, the app generator (/api/api.php): public by design, so every caller gets the
+ * The permission matrix, the app generator (/api/api.php, the v2 /api/v2/... and the v2 form's POST /): public by design, so every caller gets the
  * same answer (a token changes nothing); every route the app serves, against permission-matrix.ts.
  * Also, as this is the lightest matrix file: the coverage check itself, on a route table changed by hand.
  */
@@ -32,6 +32,8 @@ t.test('the coverage check names a route without an entry, an entry without a ro
 t.test('app generator routes x callers', async (t) => {
   const { tokens } = await buildCallers(app);
   let n = 0;
+  const started = await app.inject({ method: 'POST', url: '/api/v2/generate', payload: { email: 'polled@example.org', endpoint: 'https://api.example.org/v1/events/1' } });
+  const build = JSON.parse(started.body).task_id as string;
   const request = (email: string) => ({ json: { email, app_name: 'Open Summit', endpoint: 'https://api.example.org/v1/events/1' } });
   const RECIPES: Record<string, Recipe> = {
     // A mailbox per cell: the per-mailbox limit is not what this matrix is about.
@@ -40,6 +42,9 @@ t.test('app generator routes x callers', async (t) => {
     'PUT /api/api.php': () => request('maker@example.org'),
     'PATCH /api/api.php': () => request('maker@example.org'),
     'DELETE /api/api.php': () => ({}),
+    'POST /api/v2/generate': () => ({ json: { email: `maker${++n}@example.org`, endpoint: 'https://api.example.org/v1/events/1' } }),
+    'POST /': () => ({ form: { email: `maker${++n}@example.org`, 'data-source': 'api_endpoint', 'api-endpoint': 'https://api.example.org/v1/events/1' } }),
+    'GET /api/v2/app/{task_id}/status': () => ({ path: `/api/v2/app/${build}/status` }),
   };
   await runMatrix(t, app, 'appgen', {}, tokens, RECIPES);
 });

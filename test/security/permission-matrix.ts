@@ -486,4 +486,8 @@ export const MATRIX: Record<string, Row> = {
   'PUT /api/api.php': everyone(405),
   'PATCH /api/api.php': everyone(405),
   'DELETE /api/api.php': everyone(405),
+  // The reference's v2 entry points: the same public build, and its status by task id.
+  'POST /api/v2/generate': everyone(200),
+  'POST /': everyone(200),
+  'GET /api/v2/app/{task_id}/status': everyone(200),
 };
