@@ -34,6 +34,7 @@ const plainJsonOperations: PlainJsonOperations = {
   '/v1/upload/image': { post: true },
   '/v1/events/{event_id}/export/json': { post: true },
   '/api/api.php': { post: true },
+  '/api/v2/generate': { post: true },
   '/v1/role_invites/user': { post: true },
   '/v1/role_invites/accept-invite': { post: true },
   '/v1/role_invites/decline-invite': { post: true },

@@ -7529,7 +7529,7 @@ export interface paths {
         put: operations["generateAppPut"];
         /**
          * Build an event app
-         * @description Starts building an installable web app of the event `endpoint` names and answers at once; the zip is mailed to `email` (or, when the build fails, the build log), and the task shows the state and the download URL. Builds per e-mail address and per client address are limited.
+         * @description Starts building an installable web app of the event `endpoint` names and answers at once; the zip is mailed to `email` (or, when the build fails, the build log), and the task shows the state and the download URL. The body is read as JSON whatever its media type (as the reference reads it), or as a urlencoded or multipart form; members other than the three are ignored and named in `warnings`. Builds per e-mail address and per client address are limited.
          */
         post: operations["generateApp"];
         /**
@@ -7544,6 +7544,66 @@ export interface paths {
          * @description Only POST builds an app: any other method is answered 405 with `Allow: POST` (OPTIONS is the CORS preflight, answered 204 like everywhere in the service).
          */
         patch: operations["generateAppPatch"];
+        trace?: never;
+    };
+    "/api/v2/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build an event app (v2 API)
+         * @description The reference's v2 API: `{"email", "endpoint"}` starts the same build as `/api/api.php`, the app named after the event. Refusals are 400 with the reference's messages (`invalid data`, `Valid Email is required`, `Valid endpoint URL is required`).
+         */
+        post: operations["generateAppV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build an event app (v2 web form)
+         * @description The form of the reference's v2 page: with `data-source` `api_endpoint` and `api-endpoint`, starts the same build as `/api/api.php`, the app named after the event; poll `/api/v2/app/{task_id}/status`. An uploaded zip (`json_upload`) is refused with 422: builds read an event API. Refusals are 400 with the reference's messages (`invalid data`, `invalid endpoint url`).
+         */
+        post: operations["generateAppFromForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/app/{task_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Poll a build (v2)
+         * @description A build's state as the v2 page polls it: PENDING, PROGRESS (with `status`), SUCCESS (`result.message` is the download URL) or FAILURE (`result.message` says why). Any build's `task_id` works, whichever entry point started it.
+         */
+        get: operations["getAppStatusV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }
@@ -18481,6 +18541,7 @@ export interface components {
             accepted: false;
             message: string;
         };
+        /** @description JSON (whatever the declared media type, as the reference reads it), or a urlencoded or multipart form with the same names. Members it does not know are ignored and named in `warnings`. */
         AppRequest: {
             /**
              * Format: email
@@ -18502,6 +18563,8 @@ export interface components {
             identifier: string;
             /** @description poll it for the state and, once built, the download URL */
             task_url: string;
+            /** @description what was ignored: members the entry point does not know */
+            warnings?: string[];
         };
         AppgenFailure: {
             /** @enum {string} */
@@ -18509,6 +18572,80 @@ export interface components {
             /** @description the HTTP status */
             code: number;
             message: string;
+        };
+        /** @description JSON whatever the declared media type (the reference forces JSON). Other members are ignored and named in `warnings`. */
+        AppV2Generate: {
+            /**
+             * Format: email
+             * @description where the app (or the build log) is mailed
+             */
+            email: string;
+            /**
+             * Format: uri
+             * @description the event's JSON:API URL, e.g. `https://api.example.org/v1/events/42`
+             */
+            endpoint: string;
+        };
+        /** @description The form of the v2 web page (multipart, as its main.js sends it, or urlencoded). Other fields are ignored and named in `warnings`. */
+        AppV2Form: {
+            /**
+             * Format: email
+             * @description where the app (or the build log) is mailed
+             */
+            email: string;
+            /**
+             * @description `api_endpoint` (`json_upload`, an uploaded zip of the event, is not supported: 422)
+             * @enum {string}
+             */
+            "data-source": "api_endpoint" | "json_upload";
+            /**
+             * Format: uri
+             * @description the event's JSON:API URL, required with `api_endpoint`
+             */
+            "api-endpoint"?: string;
+            /** @description `googleplay` or `fdroid`: accepted and ignored (the app is a web app) */
+            "build-type"?: string;
+            /** @description `true` or `false`: accepted and ignored (the app reads public data) */
+            "is-auth-enabled"?: string;
+            /** @description JSON `{primary, primary_dark, accent}`: accepted and ignored (the app has its own theme) */
+            colors?: string;
+            /**
+             * Format: binary
+             * @description a zip of the event: not supported
+             */
+            "json-upload"?: string;
+        };
+        AppV2Started: {
+            /** @enum {string} */
+            status: "ok";
+            /** @description names this build */
+            identifier: string;
+            /**
+             * Format: date-time
+             * @description when the build was queued
+             */
+            started_at: string;
+            /** @description the build; poll `/api/v2/app/{task_id}/status` */
+            task_id: string;
+            /** @description the same task in the event service (`/v1/tasks/{id}`) */
+            task_url: string;
+            /** @description what was ignored: members the entry point does not know */
+            warnings?: string[];
+        };
+        AppV2Status: {
+            /**
+             * @description Celery's states: PENDING (queued), PROGRESS (building; `status` says what it does), SUCCESS, FAILURE
+             * @enum {string}
+             */
+            state: "PENDING" | "PROGRESS" | "SUCCESS" | "FAILURE";
+            /** @description what the build is doing (PROGRESS) */
+            status?: string;
+            result?: {
+                /** @description SUCCESS: the download URL (what the v2 page reads); FAILURE: why the build failed */
+                message: string;
+                /** @description SUCCESS: the zip's URL */
+                download_url?: string;
+            };
         };
     };
     responses: never;
@@ -84393,6 +84530,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AppRequest"];
+                "text/plain": components["schemas"]["AppRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["AppRequest"];
+                "multipart/form-data": components["schemas"]["AppRequest"];
             };
         };
         responses: {
@@ -84405,7 +84545,7 @@ export interface operations {
                     "application/json": components["schemas"]["AppStarted"];
                 };
             };
-            /** @description Malformed JSON */
+            /** @description Malformed JSON or multipart body */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -84414,7 +84554,7 @@ export interface operations {
                     "application/json": components["schemas"]["AppgenFailure"];
                 };
             };
-            /** @description The body is too large */
+            /** @description The body is larger than 16 KiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -84423,16 +84563,7 @@ export interface operations {
                     "application/json": components["schemas"]["AppgenFailure"];
                 };
             };
-            /** @description The body is not JSON */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AppgenFailure"];
-                };
-            };
-            /** @description A field is missing (`Unprocessable entity`) or invalid (the message names it) */
+            /** @description A field is missing or the body is not an object (`Unprocessable entity`), or a field is invalid (the message names it) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -84496,6 +84627,195 @@ export interface operations {
         responses: {
             /** @description `Method Not Allowed` */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+        };
+    };
+    generateAppV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppV2Generate"];
+                "text/plain": components["schemas"]["AppV2Generate"];
+                "application/x-www-form-urlencoded": components["schemas"]["AppV2Generate"];
+                "multipart/form-data": components["schemas"]["AppV2Generate"];
+            };
+        };
+        responses: {
+            /** @description The build is queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppV2Started"];
+                };
+            };
+            /** @description Not a JSON object, or a missing or invalid `email` or `endpoint` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+            /** @description Too many builds for this e-mail or client address; `Retry-After` says when to ask again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+            /** @description The database is down for a moment; no build was started */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+        };
+    };
+    generateAppFromForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["AppV2Form"];
+                "application/x-www-form-urlencoded": components["schemas"]["AppV2Form"];
+            };
+        };
+        responses: {
+            /** @description The build is queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppV2Started"];
+                };
+            };
+            /** @description A missing or invalid `email` or `data-source` (`invalid data`), or `api-endpoint` (`invalid endpoint url`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+            /** @description `json_upload`: only `api_endpoint` is supported */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+            /** @description Too many builds for this e-mail or client address; `Retry-After` says when to ask again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+            /** @description The database is down for a moment; no build was started */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+        };
+    };
+    getAppStatusV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the `task_id` of the answer that started the build */
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state of the build */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppV2Status"];
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A task_id longer than 64 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppgenFailure"];
+                };
+            };
+            /** @description No build has this task_id */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

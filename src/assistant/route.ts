@@ -131,22 +131,23 @@ export function send(reply: FastifyReply, status: number, body: object, callback
 
 /**
  * Any failure of an assistant route as `{"accepted": false, "message"}` with its status (503 and
- * Retry-After while the database is down), wrapped in the JSONP callback when the request named one.
+ * Retry-After while the database is down). Always JSON, also for JSONP requests: a browser runs no
+ * script answered with an error status (the reference answers those with an HTML page).
  */
-export function sendFailure(reply: FastifyReply, err: unknown, callback?: string) {
-  if (err instanceof AssistantError) return send(reply, err.status, { accepted: false, message: err.message }, callback);
+export function sendFailure(reply: FastifyReply, err: unknown) {
+  if (err instanceof AssistantError) return send(reply, err.status, { accepted: false, message: err.message });
   if (isConnectionFailure(err)) {
     reply.log.error({ err }, 'assistant request failed');
     const unavailable = databaseUnavailable();
     reply.headers(unavailable.headers!);
-    return send(reply, 503, { accepted: false, message: unavailable.detail }, callback);
+    return send(reply, 503, { accepted: false, message: unavailable.detail });
   }
-  if (err instanceof RateLimited) return send(reply.headers(err.headers!), 429, { accepted: false, message: err.detail }, callback);
-  if (err instanceof JsonApiError && err.status < 500) return send(reply, err.status, { accepted: false, message: err.detail }, callback);
+  if (err instanceof RateLimited) return send(reply.headers(err.headers!), 429, { accepted: false, message: err.detail });
+  if (err instanceof JsonApiError && err.status < 500) return send(reply, err.status, { accepted: false, message: err.detail });
   const status = (err as { statusCode?: number }).statusCode;
-  if (status && status >= 400 && status < 500) return send(reply, status, { accepted: false, message: (err as Error).message }, callback);
+  if (status && status >= 400 && status < 500) return send(reply, status, { accepted: false, message: (err as Error).message });
   reply.log.error({ err }, 'assistant request failed');
-  return send(reply, 500, { accepted: false, message: 'The server could not complete the request' }, callback);
+  return send(reply, 500, { accepted: false, message: 'The server could not complete the request' });
 }
 
 const JSONP_PARAM = params({ callback: 'JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path)' });
@@ -193,16 +194,15 @@ export function assistantRoute(
       },
     },
     handler: async (request, reply) => {
-      let callback: string | undefined;
       try {
         const { params, files } = await requestParams(request, o.files, o.maxFileBytes);
-        callback = callbackOf(params);
+        const callback = callbackOf(params);
         const identity = await identify(app, request, params);
         const caller = o.minimal === 'anonymous' ? identity.caller : requireRole(identity, o.minimal);
         const body = await handler({ request, reply, identity, params, files, caller });
         return send(reply, 200, { ...body, session: sessionOf(identity, request) }, callback);
       } catch (err) {
-        return sendFailure(reply, err, callback);
+        return sendFailure(reply, err);
       }
     },
   });
