@@ -50,10 +50,70 @@ export const skillRatings = pgTable(
     stars: integer('stars'),
     feedback: text('feedback'),
     updatedAt: stamp('updated_at').notNull().defaultNow(),
+    /** When the stars and the feedback were last given (rows older than these columns: `updated_at`). */
+    starsAt: stamp('stars_at'),
+    feedbackAt: stamp('feedback_at'),
   },
   (t) => [
     primaryKey({ columns: [t.skillId, t.userId] }),
     index('skill_ratings_user_id_idx').on(t.userId),
     check('skill_ratings_stars', sql`${t.stars} between 1 and 5`),
   ],
+);
+
+/** Uses of a skill per client device type (the chat request's `device_type`, `Others` when not given). */
+export const skillDeviceUsage = pgTable(
+  'skill_device_usage',
+  {
+    skillId: integer('skill_id')
+      .notNull()
+      .references(() => skills.id, { onDelete: 'cascade' }),
+    deviceType: varchar('device_type', { length: 100 }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.skillId, t.deviceType] })],
+);
+
+/** Uses of a skill per country (two-letter code) of the chat requests that named one. */
+export const skillCountryUsage = pgTable(
+  'skill_country_usage',
+  {
+    skillId: integer('skill_id')
+      .notNull()
+      .references(() => skills.id, { onDelete: 'cascade' }),
+    countryCode: varchar('country_code', { length: 2 }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.skillId, t.countryCode] })],
+);
+
+/** Positive and negative votes (rateSkill): one per signed-in user, or per address for anonymous callers. */
+export const skillVotes = pgTable(
+  'skill_votes',
+  {
+    skillId: integer('skill_id')
+      .notNull()
+      .references(() => skills.id, { onDelete: 'cascade' }),
+    /** `user:<id>` or `ip:<address>` */
+    voter: varchar('voter', { length: 100 }).notNull(),
+    positive: boolean('positive').notNull(),
+    votedAt: stamp('voted_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.skillId, t.voter] })],
+);
+
+/** Reports of a skill (reportSkill): one per user and skill. */
+export const skillReports = pgTable(
+  'skill_reports',
+  {
+    skillId: integer('skill_id')
+      .notNull()
+      .references(() => skills.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    feedback: text('feedback').notNull(),
+    createdAt: stamp('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.skillId, t.userId] }), index('skill_reports_user_id_idx').on(t.userId)],
 );

@@ -5,6 +5,7 @@ import { loginLimitsOf } from '../auth/login.js';
 import { MULTIPART_OPTIONS } from '../files/upload.js';
 import { accountRoutes } from './accounts.js';
 import { metricsRoutes } from './metrics.js';
+import { ratingRoutes } from './ratings.js';
 import { SkillRepo } from './skill-repo.js';
 import { skillRoutes } from './skills.js';
 import { AssistantAnswer, AssistantFailure, sendFailure, TAG } from './route.js';
@@ -35,4 +36,5 @@ export default async function assistant(app: FastifyInstance, { config, connect 
   if (connect) await repo.init();
   await skillRoutes(app, repo, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS });
   await metricsRoutes(app, repo);
+  await ratingRoutes(app, repo);
 }

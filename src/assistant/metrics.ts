@@ -79,57 +79,6 @@ export async function metricsRoutes(app: FastifyInstance, repo: SkillRepo) {
   assistantRoute(
     app,
     {
-      url: '/cms/fiveStarRateSkill.json',
-      method: ['GET', 'POST'],
-      operationId: 'fiveStarRateSkill',
-      params: { ...SKILL_PARAMS, ...params({ stars: '1 to 5' }) },
-      failures: [400, 401, 422],
-      summary: 'Rate a skill with 1 to 5 stars',
-      description: 'One rating per user and skill; a second call changes it. `model`, `group`, `language`, `skill`, `stars`.',
-      minimal: 'user',
-    },
-    async ({ params, caller }) => {
-      const skill = await namedSkill(app, repo, params);
-      if (params.stars === undefined) throw new AssistantError(422, 'Rating not provided.');
-      if (!/^[1-5]$/.test(params.stars)) throw new AssistantError(422, 'Stars must be a whole number from 1 to 5.');
-      const stars = Number(params.stars);
-      await app.db
-        .insert(skillRatings)
-        .values({ skillId: skill.id, userId: caller!.id, stars })
-        .onConflictDoUpdate({ target: [skillRatings.skillId, skillRatings.userId], set: { stars, updatedAt: new Date() } });
-      const [ratings] = await statsOf(app, [skill.id], -1);
-      return { accepted: true, message: 'Skill ratings updated', ratings: record(skill, ratings![1]).skill_rating.stars };
-    },
-  );
-
-  assistantRoute(
-    app,
-    {
-      url: '/cms/feedbackSkill.json',
-      method: ['GET', 'POST'],
-      operationId: 'feedbackSkill',
-      params: { ...SKILL_PARAMS, ...params({ feedback: 'the feedback text' }) },
-      failures: [400, 401, 422],
-      summary: 'Leave feedback on a skill',
-      description: 'One feedback text per user and skill; a second call replaces it.',
-      minimal: 'user',
-    },
-    async ({ params, caller }) => {
-      const skill = await namedSkill(app, repo, params);
-      const feedback = params.feedback?.trim();
-      if (!feedback) throw new AssistantError(422, 'Feedback not provided.');
-      if (feedback.length > 5000) throw new AssistantError(422, 'Feedback is longer than 5000 characters.');
-      await app.db
-        .insert(skillRatings)
-        .values({ skillId: skill.id, userId: caller!.id, feedback })
-        .onConflictDoUpdate({ target: [skillRatings.skillId, skillRatings.userId], set: { feedback, updatedAt: new Date() } });
-      return { accepted: true, message: 'Skill feedback updated', feedback };
-    },
-  );
-
-  assistantRoute(
-    app,
-    {
       url: '/cms/changeSkillStatus.json',
       method: ['GET', 'POST'],
       operationId: 'changeSkillStatus',

@@ -150,6 +150,17 @@ export function sendFailure(reply: FastifyReply, err: unknown) {
   return send(reply, 500, { accepted: false, message: 'The server could not complete the request' });
 }
 
+/**
+ * A query parameter repeated with one value is that value: the Android app's token interceptor appends
+ * `access_token` to requests whose query map already carries it. Differing values stay a 400.
+ */
+function collapseRepeats(request: FastifyRequest) {
+  const query = request.query as Record<string, unknown>;
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value) && value.every((v) => v === value[0])) query[name] = value[0];
+  }
+}
+
 const JSONP_PARAM = params({ callback: 'JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path)' });
 
 /**
@@ -193,6 +204,7 @@ export function assistantRoute(
           : {}),
       },
     },
+    preValidation: async (request) => collapseRepeats(request),
     handler: async (request, reply) => {
       try {
         const { params, files } = await requestParams(request, o.files, o.maxFileBytes);

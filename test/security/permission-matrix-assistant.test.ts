@@ -4,6 +4,7 @@
  * `access_token` parameter (query or form), as assistant clients send it; `owner` wrote the skill.
  */
 import t from 'tap';
+import { recordUsage } from '../../src/assistant/usage.js';
 import { makeImage, multipart } from '../helpers/images.js';
 import { seedUser } from '../helpers/users.js';
 import { appWithRoutes, checkCoverage, inject, runMatrix, type Recipe, type Send } from './matrix.js';
@@ -63,6 +64,26 @@ t.test('assistant routes x callers', async (t) => {
     'GET /cms/changeSkillStatus.json': query({ ...skill, staffPick: 'true' }),
     'POST /cms/changeSkillStatus.json': form({ ...skill, reviewed: 'true' }),
     'GET /cms/getSkillMetricsData.json': query({ language: 'en' }),
+    'GET /cms/getRatingByUser.json': query(skill),
+    'GET /cms/getRatingsOverTime.json': query(skill),
+    'GET /cms/getProfileDetails.json': query({}),
+    'GET /cms/rateSkill.json': query({ ...skill, rating: 'positive' }),
+    'POST /cms/rateSkill.json': form({ ...skill, rating: 'negative' }),
+    'GET /cms/getSkillFeedback.json': query(skill),
+    'GET /cms/removeFeedback.json': query(skill),
+    'POST /cms/removeFeedback.json': form(skill),
+    // One report per user and skill: each cell starts without one.
+    'GET /cms/reportSkill.json': async (caller) => (await app.sql`delete from skill_reports`, { query: withToken(caller, { ...skill, feedback: 'Spam' }) }),
+    'POST /cms/reportSkill.json': async (caller) => (await app.sql`delete from skill_reports`, { form: withToken(caller, { ...skill, feedback: 'Spam' }) }),
+    'GET /cms/getReportSkill.json': query({}),
+    'GET /cms/getSkillUsage.json': query({ ...skill, duration: '30' }),
+    // A chat that named its country (as /susi/chat.json records it), so the list has an entry.
+    'GET /cms/getCountryWiseSkillUsage.json': async (caller) => {
+      const [row] = await app.sql<{ id: number }[]>`select id from skills where name = ${skill.skill}`;
+      await recordUsage(app, row!.id, { deviceType: 'Android', countryCode: 'DE' });
+      return { query: withToken(caller, skill) };
+    },
+    'GET /cms/getDeviceWiseSkillUsage.json': query(skill),
   };
   // The token is a parameter here, never the Authorization header.
   const noHeader = Object.fromEntries(CALLERS.map((c) => [c, undefined])) as Record<Caller, undefined>;

@@ -479,6 +479,23 @@ export const MATRIX: Record<string, Row> = {
   'GET /cms/changeSkillStatus.json': assistantAdmin(200),
   'POST /cms/changeSkillStatus.json': assistantAdmin(200),
   'GET /cms/getSkillMetricsData.json': everyone(200),
+  'GET /cms/getRatingByUser.json': signedIn(200),
+  'GET /cms/getRatingsOverTime.json': everyone(200),
+  'GET /cms/getProfileDetails.json': signedIn(200),
+  // Anonymous votes as in the reference (one per address).
+  'GET /cms/rateSkill.json': everyone(200),
+  'POST /cms/rateSkill.json': everyone(200),
+  'GET /cms/getSkillFeedback.json': everyone(200),
+  // The caller's own feedback only: nothing to name another's by.
+  'GET /cms/removeFeedback.json': signedIn(200),
+  'POST /cms/removeFeedback.json': signedIn(200),
+  'GET /cms/reportSkill.json': signedIn(200),
+  'POST /cms/reportSkill.json': signedIn(200),
+  // Operators and up; the matrix has no operator, so administrators.
+  'GET /cms/getReportSkill.json': assistantAdmin(200),
+  'GET /cms/getSkillUsage.json': everyone(200),
+  'GET /cms/getCountryWiseSkillUsage.json': everyone(200),
+  'GET /cms/getDeviceWiseSkillUsage.json': everyone(200),
 
   // The app generator: public by design (rate limited per address and mailbox); only POST builds.
   'POST /api/api.php': everyone(202),
