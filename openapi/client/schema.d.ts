@@ -7418,54 +7418,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/cms/fiveStarRateSkill.json": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Rate a skill with 1 to 5 stars
-         * @description One rating per user and skill; a second call changes it. `model`, `group`, `language`, `skill`, `stars`.
-         */
-        get: operations["fiveStarRateSkill"];
-        put?: never;
-        /**
-         * Rate a skill with 1 to 5 stars
-         * @description One rating per user and skill; a second call changes it. `model`, `group`, `language`, `skill`, `stars`.
-         */
-        post: operations["fiveStarRateSkillPost"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/cms/feedbackSkill.json": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Leave feedback on a skill
-         * @description One feedback text per user and skill; a second call replaces it.
-         */
-        get: operations["feedbackSkill"];
-        put?: never;
-        /**
-         * Leave feedback on a skill
-         * @description One feedback text per user and skill; a second call replaces it.
-         */
-        post: operations["feedbackSkillPost"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/cms/changeSkillStatus.json": {
         parameters: {
             query?: never;
@@ -7502,6 +7454,286 @@ export interface paths {
          * @description `language` (comma list, en), `model` (general), `group` (All), `count` (10), `duration` (days of usage; all by default), `metrics` (`;`-separated group names, default `Games, Trivia and Accessories`).
          */
         get: operations["getSkillMetricsData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms/fiveStarRateSkill.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rate a skill with 1 to 5 stars
+         * @description One rating per user and skill; a second call changes it. `model`, `group`, `language`, `skill`, `stars`.
+         */
+        get: operations["fiveStarRateSkill"];
+        put?: never;
+        /**
+         * Rate a skill with 1 to 5 stars
+         * @description One rating per user and skill; a second call changes it. `model`, `group`, `language`, `skill`, `stars`.
+         */
+        post: operations["fiveStarRateSkillPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms/getRatingByUser.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's stars for a skill
+         * @description `ratings: {email, stars, timestamp}` when the caller rated the skill; else only the message.
+         */
+        get: operations["getRatingByUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms/getRatingsOverTime.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Average stars per month
+         * @description `ratings_over_time: [{rating, count, timestamp}]`, one entry per month, oldest first: the average and number of the ratings last given in that month and the time of the first of them. A changed rating counts once, in the month of its change (the reference counted every call again).
+         */
+        get: operations["getRatingsOverTime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms/getProfileDetails.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The skills the caller rated
+         * @description `rated_skills: [{<skill>: {stars, timestamp, group, language}}]`, latest first; `accepted: false` when there are none.
+         */
+        get: operations["getProfileDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms/rateSkill.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vote a skill up or down
+         * @description Anonymous as in the reference, but one vote per caller (a signed-in user, else the address): a second vote replaces the first (the reference counted every call). "Skill ratings added" for a first vote, "Skill ratings updated" after.
+         */
+        get: operations["rateSkill"];
+        put?: never;
+        /**
+         * Vote a skill up or down
+         * @description Anonymous as in the reference, but one vote per caller (a signed-in user, else the address): a second vote replaces the first (the reference counted every call). "Skill ratings added" for a first vote, "Skill ratings updated" after.
+         */
+        post: operations["rateSkillPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms/feedbackSkill.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leave feedback on a skill
+         * @description One feedback text per user and skill; a second call replaces it.
+         */
+        get: operations["feedbackSkill"];
+        put?: never;
+        /**
+         * Leave feedback on a skill
+         * @description One feedback text per user and skill; a second call replaces it.
+         */
+        post: operations["feedbackSkillPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms/getSkillFeedback.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The feedback of a skill
+         * @description `feedback: [{email, feedback, timestamp, rating, avatar, user_name}]`, oldest first; `rating` is the author's stars (0 for none). Another user's `email` is only `name@...` (what the reference's clients show of it); the caller's own is whole.
+         */
+        get: operations["getSkillFeedback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms/removeFeedback.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Remove the caller's feedback on a skill
+         * @description Only the caller's own, as in the reference (their stars stay). "Skill feedback missing" when there was none.
+         */
+        get: operations["removeFeedback"];
+        put?: never;
+        /**
+         * Remove the caller's feedback on a skill
+         * @description Only the caller's own, as in the reference (their stars stay). "Skill feedback missing" when there was none.
+         */
+        post: operations["removeFeedbackPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms/reportSkill.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report a skill to the administrators
+         * @description One report per user and skill (422 "Skill already reported by the user." for a second).
+         */
+        get: operations["reportSkill"];
+        put?: never;
+        /**
+         * Report a skill to the administrators
+         * @description One report per user and skill (422 "Skill already reported by the user." for a second).
+         */
+        post: operations["reportSkillPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms/getReportSkill.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reported skills (operators)
+         * @description `list: [{skill_name, group, language, model, editable, reviewed, author, type, reports: [{feedback, email}]}]`.
+         */
+        get: operations["getReportSkill"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms/getSkillUsage.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Uses of a skill per day
+         * @description `skill_usage: [{date, count}]` for the latest `duration` days on which the skill was used, oldest first; `count` is a string as in the reference. `accepted: false` when the skill was never used.
+         */
+        get: operations["getSkillUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms/getCountryWiseSkillUsage.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Uses of a skill per country
+         * @description `skill_usage: [{country_code, country_name, count}]`, most uses first; only chats that named their country count.
+         */
+        get: operations["getCountryWiseSkillUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cms/getDeviceWiseSkillUsage.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Uses of a skill per device type
+         * @description `skill_usage: [{device_type, count}]`, most uses first (`Others` for chats that named no device type).
+         */
+        get: operations["getDeviceWiseSkillUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -83879,6 +84111,261 @@ export interface operations {
             };
         };
     };
+    changeSkillStatus: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+                /** @description true or false */
+                staffPick?: string;
+                /** @description true or false */
+                reviewed?: string;
+                /** @description true or false */
+                editable?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+        };
+    };
+    changeSkillStatusPost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+                /** @description true or false */
+                staffPick?: string;
+                /** @description true or false */
+                reviewed?: string;
+                /** @description true or false */
+                editable?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+        };
+    };
+    getSkillMetricsData: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description languages, comma-separated (en) */
+                language?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (All) */
+                group?: string;
+                /** @description records per list (10) */
+                count?: string;
+                /** @description days of usage counted (all) */
+                duration?: string;
+                /** @description group names, `;`-separated */
+                metrics?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+        };
+    };
     fiveStarRateSkill: {
         parameters: {
             query?: {
@@ -84005,6 +84492,372 @@ export interface operations {
             };
             /** @description Refused: `{"accepted": false, "message"}` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+        };
+    };
+    getRatingByUser: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+        };
+    };
+    getRatingsOverTime: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+        };
+    };
+    getProfileDetails: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+        };
+    };
+    rateSkill: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+                /** @description `positive` or `negative` */
+                rating?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+        };
+    };
+    rateSkillPost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+                /** @description `positive` or `negative` */
+                rating?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -84225,7 +85078,7 @@ export interface operations {
             };
         };
     };
-    changeSkillStatus: {
+    getSkillFeedback: {
         parameters: {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
@@ -84240,12 +85093,76 @@ export interface operations {
                 language?: string;
                 /** @description skill name */
                 skill?: string;
-                /** @description true or false */
-                staffPick?: string;
-                /** @description true or false */
-                reviewed?: string;
-                /** @description true or false */
-                editable?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+        };
+    };
+    removeFeedback: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
             };
             header?: never;
             path?: never;
@@ -84310,7 +85227,7 @@ export interface operations {
             };
         };
     };
-    changeSkillStatusPost: {
+    removeFeedbackPost: {
         parameters: {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
@@ -84325,12 +85242,6 @@ export interface operations {
                 language?: string;
                 /** @description skill name */
                 skill?: string;
-                /** @description true or false */
-                staffPick?: string;
-                /** @description true or false */
-                reviewed?: string;
-                /** @description true or false */
-                editable?: string;
             };
             header?: never;
             path?: never;
@@ -84406,25 +85317,400 @@ export interface operations {
             };
         };
     };
-    getSkillMetricsData: {
+    reportSkill: {
         parameters: {
             query?: {
                 /** @description the token of POST /v1/auth/login or /aaa/login.json */
                 access_token?: string;
                 /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
                 callback?: string;
-                /** @description languages, comma-separated (en) */
-                language?: string;
                 /** @description model (general) */
                 model?: string;
-                /** @description group (All) */
+                /** @description group (Knowledge) */
                 group?: string;
-                /** @description records per list (10) */
-                count?: string;
-                /** @description days of usage counted (all) */
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+                /** @description what is wrong with the skill */
+                feedback?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+        };
+    };
+    reportSkillPost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+                /** @description what is wrong with the skill */
+                feedback?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+        };
+    };
+    getReportSkill: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description only the skill of this name */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+        };
+    };
+    getSkillUsage: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+                /** @description how many of the latest days with uses (7) */
                 duration?: string;
-                /** @description group names, `;`-separated */
-                metrics?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+        };
+    };
+    getCountryWiseSkillUsage: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                };
+            };
+        };
+    };
+    getDeviceWiseSkillUsage: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description model (general) */
+                model?: string;
+                /** @description group (Knowledge) */
+                group?: string;
+                /** @description language (en) */
+                language?: string;
+                /** @description skill name */
+                skill?: string;
             };
             header?: never;
             path?: never;
