@@ -58,19 +58,18 @@ export async function accountAdminRoutes(app: FastifyInstance, { files }: { file
         'The reference\'s admin user list: `page` answers `users` (each `{type, name, userRole, confirmed, lastLoginIP, signupTime, ' +
         'lastLoginTime, devices, userName}`; `lastLoginIP` is always empty: this service keeps no addresses of logins) and `username` ' +
         '(`email:<address>` of the page); `search`, `getPageCount`, `getUserCount`, `getUserStats` and `getDeviceStats` answer as ' +
-        'their descriptions say. Without any of them: 400. Role operator.',
+        'their descriptions say. Without any of them: `userCount` (susi_skill_cms\'s user list asks so; the reference answered 400). Role operator.',
       minimal: 'operator',
     },
     async ({ params: p }) => {
-      if (!yes(p.getPageCount) && !yes(p.getUserStats) && p.search === undefined && p.page === undefined && p.getUserCount === undefined && p.getDeviceStats === undefined) {
-        throw new AssistantError(400, 'Bad Request. No parameter present');
-      }
       const live = isNull(users.deletedAt);
       const total = async () => (await app.db.select({ n: count() }).from(users).where(live))[0]!.n;
       if (yes(p.getPageCount)) {
         return { accepted: true, pageCount: Math.ceil((await total()) / USERS_PER_PAGE), message: 'Success: Fetched count of pages' };
       }
-      if (yes(p.getUserCount)) return { accepted: true, userCount: await total(), message: 'Success: Fetched count of users' };
+      // susi_skill_cms's user list asks with no parameter and reads `userCount` (the reference's 400 left its list empty).
+      const none = !yes(p.getUserStats) && p.search === undefined && p.page === undefined && p.getUserCount === undefined && p.getDeviceStats === undefined;
+      if (yes(p.getUserCount) || none) return { accepted: true, userCount: await total(), message: 'Success: Fetched count of users' };
       if (yes(p.getUserStats)) {
         const [stats] = await app.db
           .select({

@@ -202,16 +202,34 @@ export async function accountSelfRoutes(app: FastifyInstance, { config, files }:
       operationId: 'changeUserSettings',
       params: {
         ...params(Object.fromEntries(SETTING_KEYS.map((key) => [key, key === 'userName' ? 'the user name (5 to 51 characters)' : `the setting ${key}`]))),
-        ...params({ email: 'administrators: the account whose settings to change (default: the caller\'s)' }),
+        ...params({
+          email: 'administrators: the account whose settings to change (default: the caller\'s)',
+          count: 'the older form (susi_android): how many pairs `key<i>`, `value<i>` (i from 1) follow',
+          key1: 'the older form: name of the first setting',
+          value1: 'the older form: its value',
+        }),
       },
       failures: [400, 404],
       failureDescriptions: { 404: 'An administrator named an e-mail no account has' },
       summary: 'Change the user\'s settings',
-      description: `The settings the reference knows (${SETTING_KEYS.join(', ')}) are stored as sent; at least one must be. Role user.`,
+      description:
+        `The settings the reference knows (${SETTING_KEYS.join(', ')}) are stored as sent, by name or as \`count\` pairs ` +
+        '`key<i>`/`value<i>` (susi_android); at least one must be sent. Administrators change another account\'s with `email`. Role user.',
       minimal: 'user',
     },
     async ({ caller, identity, params: p }) => {
-      const change = Object.fromEntries(SETTING_KEYS.filter((key) => p[key] !== undefined).map((key) => [key, p[key]!]));
+      const change: Record<string, string> = Object.fromEntries(SETTING_KEYS.filter((key) => p[key] !== undefined).map((key) => [key, p[key]!]));
+      // The older form susi_android sends: `count` pairs `key<i>`, `value<i>` (i from 1).
+      if (p.count !== undefined) {
+        const n = /^\d{1,2}$/.test(p.count) ? Number(p.count) : 0;
+        if (n < 1 || n > SETTING_KEYS.length) throw new AssistantError(400, 'Bad Service call, count parameters not provided');
+        for (let i = 1; i <= n; i++) {
+          const key = p[`key${i}`];
+          const value = p[`value${i}`];
+          if (!key || !SETTING_KEYS.includes(key) || value === undefined) throw new AssistantError(400, 'Bad Service call, key or value parameters not provided');
+          change[key] = value;
+        }
+      }
       if (Object.keys(change).length === 0) throw new AssistantError(400, 'Bad Service call, key or value parameters not provided');
       if (Object.values(change).some(hasNul)) throw new AssistantError(400, 'Bad Service call, bad value');
       if (change.userName !== undefined && !/^.{5,51}$/u.test(change.userName)) throw new AssistantError(400, 'Enter atleast 5 character, upto 51 character');
