@@ -105,7 +105,14 @@ export async function requestParams(request: FastifyRequest, accept: string[] = 
       throw err;
     }
   } else if (request.body && typeof request.body === 'object' && !Buffer.isBuffer(request.body)) {
-    body = Object.fromEntries(Object.entries(request.body as Record<string, unknown>).map(([k, v]) => [k, v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v)]));
+    // Parameters are the members of an object; an array, or a member nested too deeply to write back as text, is no form.
+    if (Array.isArray(request.body)) throw new AssistantError(400, 'The JSON body must be an object of parameters');
+    try {
+      body = Object.fromEntries(Object.entries(request.body as Record<string, unknown>).map(([k, v]) => [k, v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v)]));
+    } catch (err) {
+      if (err instanceof RangeError) throw new AssistantError(400, 'A member of the JSON body is nested too deeply');
+      throw err;
+    }
   }
   return { params: { ...body, ...(request.query as Params) }, files };
 }
@@ -204,6 +211,14 @@ export function assistantRoute(
         const body = await handler({ request, reply, identity, params, files, caller });
         return send(reply, 200, { ...body, session: sessionOf(identity, request) }, callback);
       } catch (err) {
+        // A body refused before the parameters were read: the query's callback still names the script.
+        if (callback === undefined) {
+          try {
+            callback = callbackOf(paramsOf(request));
+          } catch {
+            // A bad callback: the failure stays JSON.
+          }
+        }
         return sendFailure(reply, err, callback);
       }
     },

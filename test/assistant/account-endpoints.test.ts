@@ -55,7 +55,7 @@ t.test('login.json: type and valid_seconds', async (t) => {
 t.test('login.json: checkLogin', async (t) => {
   const u = await seedUser(app);
   t.match((await get('/aaa/login.json', { checkLogin: 'true', access_token: u.token })).body, { accepted: true, loggedIn: true });
-  for (const params of [{ checkLogin: 'true' }, { checkLogin: 'true', access_token: 'stale' }]) {
+  for (const params of [{ checkLogin: 'true' }, { checkLogin: 'true', access_token: 'stale' }] as Record<string, string>[]) {
     const res = await get('/aaa/login.json', params);
     t.equal(res.status, 200);
     t.match(res.body, { accepted: false, loggedIn: false, message: 'Not logged in' });
@@ -148,4 +148,13 @@ t.test('bad input of the new endpoints', async (t) => {
   t.match((await get('/aaa/changeRoles.json', { access_token: admin.token, getUserRolePermission: 'true' })).body, { accepted: true, userRolePermissions: {} });
   refused(t, await get('/aaa/changeRoles.json', { access_token: admin.token, getServicePermissions: 'true' }), 400, 'Bad service name (no class)');
   t.equal(await tokenWorks(app, u.token), 200, 'nothing deleted the user');
+});
+
+t.test('a JSON body that is an array or nests too deeply is a 400 (the fuzzer found a 500)', async (t) => {
+  for (const payload of [`${'['.repeat(100_000)}${']'.repeat(100_000)}`, '[]', `{"signup":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`]) {
+    const res = answerOf(await app.inject({ method: 'POST', url: '/aaa/signup.json?callback=cb', headers: { 'content-type': 'application/json' }, payload }));
+    t.equal(res.status, 400, `${payload.slice(0, 12)}...: 400`);
+    t.equal(res.body.accepted, false);
+    t.equal(res.callback, 'cb', 'a JSONP script, as asked');
+  }
 });
