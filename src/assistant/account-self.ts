@@ -3,6 +3,8 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../../db/schema/index.js';
 import { liveAccountWith } from '../auth/accounts.js';
+import { checkLogin, type LoginLimits } from '../auth/login.js';
+import { endAfterPasswordChange, raiseGeneration } from '../auth/logins.js';
 import { hashPassword } from '../auth/password.js';
 import type { Config } from '../config.js';
 import { Email } from '../jsonapi/types.js';
@@ -35,7 +37,7 @@ const addressOf = (value: string | undefined) => (value !== undefined && Value.C
  * whether an address is registered, whether to show the admin link, the user's settings and devices.
  * All work on the service's own accounts, mails and limits.
  */
-export async function accountSelfRoutes(app: FastifyInstance, { config, files }: { config: Config; files: SettingsFiles }) {
+export async function accountSelfRoutes(app: FastifyInstance, { config, files, limits }: { config: Config; files: SettingsFiles; limits: LoginLimits }) {
   assistantRoute(
     app,
     {
@@ -239,6 +241,51 @@ export async function accountSelfRoutes(app: FastifyInstance, { config, files }:
         .set({ assistantSettings: sql`${users.assistantSettings} || ${JSON.stringify(change)}::jsonb` })
         .where(eq(users.id, id));
       return { accepted: true, message: 'You successfully changed settings of your account!' };
+    },
+  );
+
+  assistantRoute(
+    app,
+    {
+      url: '/aaa/changepassword.json',
+      method: ['GET', 'POST'],
+      operationId: 'assistantChangePassword',
+      params: params({
+        changepassword: 'the e-mail of the account: the caller\'s own',
+        password: 'the current password',
+        newpassword: `the new password (${PASSWORD_MIN} to ${PASSWORD_MAX} characters, not the e-mail)`,
+      }),
+      failures: [400, 403, 422, 429],
+      failureDescriptions: {
+        403: '`changepassword` names another account (the reference changed any account whose password was given)',
+        422: 'The current password is wrong, or the new one breaks the password rule',
+        429: 'Too many failed logins for this account or from this client address; `Retry-After` says when to try again',
+      },
+      summary: 'Change the password (assistant clients)',
+      description:
+        'As POST /v1/auth/change-password: the current password is checked (failures count as failed logins), every other login ' +
+        'of the account ends, and so do the assistant tokens (the caller\'s too: log in again), and a notice is mailed. The ' +
+        'same new password as the current one is the reference\'s soft refusal (200, `accepted: false`). Role user.',
+      minimal: 'user',
+    },
+    async ({ request, caller, params: p }) => {
+      const me = caller!;
+      if (p.password === undefined || p.newpassword === undefined) throw new AssistantError(400, 'Bad service call, missing arguments');
+      if (p.changepassword !== undefined && p.changepassword.trim().toLowerCase() !== me.email.toLowerCase()) {
+        throw new AssistantError(403, 'You may change only your own password');
+      }
+      const user = await checkLogin(app, limits, { email: me.email, password: p.password, ip: request.ip });
+      if (!user) throw new AssistantError(422, 'Invalid credentials');
+      const length = [...p.newpassword].length;
+      if (length < PASSWORD_MIN || length > PASSWORD_MAX || p.newpassword === me.email || hasNul(p.newpassword)) throw new AssistantError(422, 'invalid password');
+      if (p.newpassword === p.password) return { accepted: false, message: 'Your current password matches new password.' };
+      const passwordHash = await hashPassword(p.newpassword);
+      await app.db.transaction(async (tx) => {
+        await tx.update(users).set({ passwordHash, tokenGeneration: raiseGeneration() }).where(eq(users.id, me.id));
+        await endAfterPasswordChange(tx, me.id, me.loginId);
+        await app.accountMail.queue(tx, { kind: 'password-changed', userId: me.id }, { recipient: me.email, ip: request.ip, whenLimited: 'skip' });
+      });
+      return { accepted: true, message: 'Your password has been changed!' };
     },
   );
 

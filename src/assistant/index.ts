@@ -33,7 +33,7 @@ export default async function assistant(app: FastifyInstance, { config, connect 
   }
   await app.register(multipart, MULTIPART_OPTIONS);
   await accountRoutes(app, { files, expiresIn: config.JWT_EXPIRES_IN, loginLimits: loginLimitsOf(config) });
-  await accountSelfRoutes(app, { config, files });
+  await accountSelfRoutes(app, { config, files, limits: loginLimitsOf(config) });
   await accountAdminRoutes(app, { files });
   const repo = new SkillRepo(config.SKILL_REPO_DIR);
   if (connect) await repo.init();

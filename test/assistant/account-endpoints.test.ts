@@ -143,6 +143,12 @@ t.test('bad input of the new endpoints', async (t) => {
   refused(t, await get('/aaa/modifyUserDevices.json', { access_token: admin.token, email: 'ghost@example.com', macid: 'x', name: 'y' }), 404, 'Username not found');
   refused(t, await get('/aaa/modifyUserDevices.json', { access_token: admin.token, email: u.email, macid: 'x', name: 'y' }), 404, 'Specified device does not exist.');
   refused(t, await get('/aaa/modifyUserDevices.json', { access_token: admin.token, email: u.email, macid: 'x', name: 'y\u0000' }), 400, /bad arguments/);
+  // changepassword
+  refused(t, await get('/aaa/changepassword.json', { access_token: u.token, password: 'seeded user password' }), 400, 'Bad service call, missing arguments');
+  refused(t, await get('/aaa/changepassword.json', { access_token: u.token, changepassword: admin.email, password: 'x', newpassword: 'long enough password' }), 403, /own password/);
+  refused(t, await get('/aaa/changepassword.json', { access_token: u.token, password: 'seeded user password', newpassword: 'short' }), 422, 'invalid password');
+  refused(t, await get('/aaa/changepassword.json', { access_token: u.token, password: 'seeded user password', newpassword: u.email }), 422, 'invalid password');
+  refused(t, await get('/aaa/changepassword.json', { password: 'x', newpassword: 'long enough password' }), 401, weak('user', 'ANONYMOUS'));
   // changeRoles variants
   t.match((await get('/aaa/changeRoles.json', { access_token: admin.token, getServiceList: 'true' })).body, { accepted: true, serviceList: Array });
   t.match((await get('/aaa/changeRoles.json', { access_token: admin.token, getUserRolePermission: 'true' })).body, { accepted: true, userRolePermissions: {} });

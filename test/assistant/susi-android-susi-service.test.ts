@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { buildTestApp } from '../helpers/app.js';
-import { nthMailTo, setFrontendUrl } from '../helpers/auth.js';
+import { nthMailTo, setFrontendUrl, tokenWorks } from '../helpers/auth.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { seedUser } from '../helpers/users.js';
 import { answerOf, postQuery } from './aaa-requests.js';
@@ -58,4 +58,22 @@ t.test('susi_android SusiService.kt changeSettingResponse, addSusiDevices, getCo
   t.equal(add.body.accepted, true);
   const list = answerOf(await app.inject({ method: 'GET', url: `/aaa/listUserDevices.json?access_token=${u.token}` }));
   t.match(list.body.devices['00:11:22:33:44:55'], { name: 'SUSI.AI', room: 'Office', geolocation: { latitude: '1', longitude: '2' }, deviceAddTime: String });
+});
+
+t.test('susi_android SusiService.kt resetPasswordResponse: POST /aaa/changepassword.json?changepassword=..&password=..&newpassword=..', async (t) => {
+  const u = await seedUser(app);
+  const login = await postQuery(app, '/aaa/login.json', { type: 'access-token', login: u.email, password: u.password });
+  const token = login.body.access_token as string;
+  const same = await postQuery(app, '/aaa/changepassword.json', { changepassword: u.email, password: u.password, newpassword: u.password, access_token: token });
+  t.equal(same.status, 200);
+  t.match(same.body, { accepted: false, message: 'Your current password matches new password.' });
+  const wrong = await postQuery(app, '/aaa/changepassword.json', { changepassword: u.email, password: 'wrong', newpassword: 'a new passw0rd', access_token: token });
+  t.equal(wrong.status, 422);
+  const changed = await postQuery(app, '/aaa/changepassword.json', { changepassword: u.email, password: u.password, newpassword: 'a new passw0rd', access_token: token });
+  t.equal(changed.status, 200);
+  t.match(changed.body, { accepted: true, message: 'Your password has been changed!' });
+  t.equal(await tokenWorks(app, token), 401, 'the assistant tokens end, as with POST /v1/auth/change-password');
+  t.match((await nthMailTo(smtp, u.email, 1)).parsed.subject, /was changed/, 'the notice of the service is mailed');
+  const again = await postQuery(app, '/aaa/login.json', { type: 'access-token', login: u.email, password: 'a new passw0rd' });
+  t.equal(again.body.accepted, true, 'the new password logs in');
 });

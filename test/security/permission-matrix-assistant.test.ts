@@ -69,6 +69,8 @@ t.test('assistant routes x callers', async (t) => {
           [`${method} /aaa/listUserDevices.json`, send({})],
           [`${method} /aaa/addNewDevice.json`, send({ macid: '00:11:22:33:44:55', name: 'Speaker', room: 'Hall' })],
           [`${method} /aaa/getUsers.json`, send({ page: '1' })],
+          // A wrong current password: the callers keep their passwords and tokens.
+          [`${method} /aaa/changepassword.json`, send({ password: 'not the password', newpassword: 'a new matrix password' })],
           [`${method} /aaa/deleteUserAccount.json`, fresh((email) => ({ email }))],
           [`${method} /aaa/deleteUserAccount`, fresh((email) => ({ email }))],
           [`${method} /aaa/modifyUserDevices.json`, fresh((email) => ({ email, macid: '00:00:00:00:00:01', room: 'Kitchen' }))],

@@ -484,6 +484,9 @@ export const MATRIX: Record<string, Row> = {
       [`POST /aaa/${name}`, assistantAdmin(200)],
     ]),
   ),
+  // A wrong current password (the callers keep theirs and their tokens): a user reaches the check, anonymous does not.
+  'GET /aaa/changepassword.json': signedIn(422),
+  'POST /aaa/changepassword.json': signedIn(422),
   // Only a superadmin deletes an administrator's account.
   'GET /aaa/deleteUserAccount.json [email=an admin]': row(401, 401, 401, 401, 403, 200),
   'GET /data/settings': assistantAdmin(200),
