@@ -35,7 +35,8 @@ declare module 'fastify' {
     authenticate(request: FastifyRequest): Promise<void>;
     /** The live account a token names; 401 for a bad, expired, revoked or orphaned token. */
     callerOf(token: string, fresh?: boolean): Promise<Caller>;
-    issueToken(userId: number, scope?: TokenScope): string;
+    /** A token of `userId`; `expiresIn` (seconds) shortens its lifetime below the configured one, never lengthens it. */
+    issueToken(userId: number, scope?: TokenScope, expiresIn?: number): string;
   }
 }
 
@@ -80,8 +81,11 @@ export default fp(
     });
     app.decorateRequest('caller', null);
 
-    app.decorate('issueToken', (userId: number, scope: TokenScope = { generation: 0 }) =>
-      app.jwt.sign({ identity: userId, ...('loginId' in scope ? { sid: scope.loginId } : { gen: scope.generation }) }, { sub: String(userId) }),
+    app.decorate('issueToken', (userId: number, scope: TokenScope = { generation: 0 }, expiresIn?: number) =>
+      app.jwt.sign(
+        { identity: userId, ...('loginId' in scope ? { sid: scope.loginId } : { gen: scope.generation }) },
+        { sub: String(userId), ...(expiresIn !== undefined ? { expiresIn: Math.min(expiresIn, options.expiresIn) } : {}) },
+      ),
     );
 
     // `fresh`: read the account even when the read cache holds it (Cache-Control: no-cache).

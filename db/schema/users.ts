@@ -55,6 +55,10 @@ export const users = pgTable(
     assistantRole: varchar('assistant_role', { length: 16 }).notNull().default('user'),
     /** The assistant's personal store: name -> value. */
     stores: jsonb('stores').$type<Record<string, string>>().notNull().default({}),
+    /** The assistant's user settings (`/aaa/listUserSettings.json`): name -> value. */
+    assistantSettings: jsonb('assistant_settings').$type<Record<string, string>>().notNull().default({}),
+    /** The assistant's devices of the account (`/aaa/modifyUserDevices.json`): mac id -> {name, room, ...}. */
+    assistantDevices: jsonb('assistant_devices').$type<Record<string, Record<string, string>>>().notNull().default({}),
     lastLoginAt: stamp('last_login_at'),
     createdAt: stamp('created_at').notNull().defaultNow(),
     deletedAt: stamp('deleted_at'),

@@ -7170,14 +7170,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Log in (assistant clients)
-         * @description `login` (the e-mail) and `password` give the same token as POST /v1/auth/login, as `access_token`; failed logins count against the same limits (429 with `Retry-After`).
+         * Log in, check a login, log out or delete the account (assistant clients)
+         * @description `login` (the e-mail) and `password` give the same token as POST /v1/auth/login, as `access_token`, with `uuid` (MD5 of the e-mail, as the reference) and `valid_seconds`; failed logins count against the same limits (429 with `Retry-After`). `valid_seconds` shortens the token; -1 ("forever" in the reference) and larger values get this service's token lifetime (86400 seconds) as protection, and the answer names the real lifetime. `type=check_password` answers `accepted` without a token. `checkLogin=true` answers `loggedIn`. `logout=true` ends the caller's tokens: a token of this endpoint ends with every other assistant token of the account (they carry the account's token generation), a token of POST /v1/auth/login ends its login. `delete=true` deletes the caller's account as DELETE /v1/users/{id} does (the reference asks no password: accounts.susi.ai checks it first with `type=check_password`; a `password` sent along is checked).
          */
         get: operations["assistantLogin"];
         put?: never;
         /**
-         * Log in (assistant clients)
-         * @description `login` (the e-mail) and `password` give the same token as POST /v1/auth/login, as `access_token`; failed logins count against the same limits (429 with `Retry-After`).
+         * Log in, check a login, log out or delete the account (assistant clients)
+         * @description `login` (the e-mail) and `password` give the same token as POST /v1/auth/login, as `access_token`, with `uuid` (MD5 of the e-mail, as the reference) and `valid_seconds`; failed logins count against the same limits (429 with `Retry-After`). `valid_seconds` shortens the token; -1 ("forever" in the reference) and larger values get this service's token lifetime (86400 seconds) as protection, and the answer names the real lifetime. `type=check_password` answers `accepted` without a token. `checkLogin=true` answers `loggedIn`. `logout=true` ends the caller's tokens: a token of this endpoint ends with every other assistant token of the account (they carry the account's token generation), a token of POST /v1/auth/login ends its login. `delete=true` deletes the caller's account as DELETE /v1/users/{id} does (the reference asks no password: accounts.susi.ai checks it first with `type=check_password`; a `password` sent along is checked).
          */
         post: operations["assistantLoginPost"];
         delete?: never;
@@ -7219,13 +7219,13 @@ export interface paths {
         };
         /**
          * Change the role of a user
-         * @description `user` (e-mail) and `role`. Administrators set roles up to operator; only a superadmin grants admin or superadmin. The change reaches the event service (is-admin, is-super-admin) and authorization.json.
+         * @description `user` (e-mail) and `role`. Administrators set roles up to operator; only a superadmin grants admin or superadmin, or changes the role of an administrator (the reference let any admin do both: a hole kept closed here). The change reaches the event service (is-admin, is-super-admin) and authorization.json. The reference's variants `getServicePermissions`, `getServiceList` and `getUserRolePermission` answer what this service has: no per-service permissions.
          */
         get: operations["changeRoles"];
         put?: never;
         /**
          * Change the role of a user
-         * @description `user` (e-mail) and `role`. Administrators set roles up to operator; only a superadmin grants admin or superadmin. The change reaches the event service (is-admin, is-super-admin) and authorization.json.
+         * @description `user` (e-mail) and `role`. Administrators set roles up to operator; only a superadmin grants admin or superadmin, or changes the role of an administrator (the reference let any admin do both: a hole kept closed here). The change reaches the event service (is-admin, is-super-admin) and authorization.json. The reference's variants `getServicePermissions`, `getServiceList` and `getUserRolePermission` answer what this service has: no per-service permissions.
          */
         post: operations["changeRolesPost"];
         delete?: never;
@@ -7268,6 +7268,342 @@ export interface paths {
         get: operations["downloadSettings"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aaa/getApiKeys.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API keys the web clients use
+         * @description The reference hands out the public keys of its configuration (map and captcha services). This service configures none, and never hands out secrets: `keys` is empty for `public` and for `user`.
+         */
+        get: operations["getApiKeys"];
+        put?: never;
+        /**
+         * The API keys the web clients use
+         * @description The reference hands out the public keys of its configuration (map and captcha services). This service configures none, and never hands out secrets: `keys` is empty for `public` and for `user`.
+         */
+        post: operations["getApiKeysPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aaa/showAdminService.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the caller may open the admin pages
+         * @description `showAdmin` is true for operators, administrators and superadmins.
+         */
+        get: operations["showAdminService"];
+        put?: never;
+        /**
+         * Whether the caller may open the admin pages
+         * @description `showAdmin` is true for operators, administrators and superadmins.
+         */
+        post: operations["showAdminServicePost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aaa/signup.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign up (assistant clients)
+         * @description Makes an account as POST /v1/users does: the same address and password rules, and a verification link is mailed. The reference made its first account a superadmin; here, as in the rest of the service, only SUPER_ADMIN_EMAIL is one. The address taken is a 422, as in the reference (POST /v1/users tells it with 409).
+         */
+        get: operations["assistantSignup"];
+        put?: never;
+        /**
+         * Sign up (assistant clients)
+         * @description Makes an account as POST /v1/users does: the same address and password rules, and a verification link is mailed. The reference made its first account a superadmin; here, as in the rest of the service, only SUPER_ADMIN_EMAIL is one. The address taken is a 422, as in the reference (POST /v1/users tells it with 409).
+         */
+        post: operations["assistantSignupPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aaa/recoverpassword.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Mail a password reset link (assistant clients)
+         * @description Mails the link of POST /v1/auth/reset-password. As there, the answer is the same whether an account has the address or not (the reference answered 422 "email does not exist", which tells anyone which addresses are registered), and each address and client address counts against the mail limits either way.
+         */
+        get: operations["recoverPassword"];
+        put?: never;
+        /**
+         * Mail a password reset link (assistant clients)
+         * @description Mails the link of POST /v1/auth/reset-password. As there, the answer is the same whether an account has the address or not (the reference answered 422 "email does not exist", which tells anyone which addresses are registered), and each address and client address counts against the mail limits either way.
+         */
+        post: operations["recoverPasswordPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aaa/checkRegistration.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Is an e-mail registered?
+         * @description `exists` tells whether a live account has the address, as POST /v1/users/check_email does, and shares its limit: one client address may ask 30 times per 3600 seconds (then 429).
+         */
+        get: operations["checkRegistration"];
+        put?: never;
+        /**
+         * Is an e-mail registered?
+         * @description `exists` tells whether a live account has the address, as POST /v1/users/check_email does, and shares its limit: one client address may ask 30 times per 3600 seconds (then 429).
+         */
+        post: operations["checkRegistrationPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aaa/listUserSettings.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's settings
+         * @description `settings` as changeUserSettings.json stored them (an empty object before). Role user.
+         */
+        get: operations["listUserSettings"];
+        put?: never;
+        /**
+         * The user's settings
+         * @description `settings` as changeUserSettings.json stored them (an empty object before). Role user.
+         */
+        post: operations["listUserSettingsPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aaa/changeUserSettings.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Change the user's settings
+         * @description The settings the reference knows (server, enterAsSend, micInput, speechOutput, speechOutputAlways, speechRate, speechPitch, ttsLanguage, userName, prefLanguage, timeZone, countryCode, countryDialCode, phoneNo, checked, serverUrl, theme, backgroundImage, messageBackgroundImage, customThemeValue, avatarType) are stored as sent, by name or as `count` pairs `key<i>`/`value<i>` (susi_android); at least one must be sent. Administrators change another account's with `email`. Role user.
+         */
+        get: operations["changeUserSettings"];
+        put?: never;
+        /**
+         * Change the user's settings
+         * @description The settings the reference knows (server, enterAsSend, micInput, speechOutput, speechOutputAlways, speechRate, speechPitch, ttsLanguage, userName, prefLanguage, timeZone, countryCode, countryDialCode, phoneNo, checked, serverUrl, theme, backgroundImage, messageBackgroundImage, customThemeValue, avatarType) are stored as sent, by name or as `count` pairs `key<i>`/`value<i>` (susi_android); at least one must be sent. Administrators change another account's with `email`. Role user.
+         */
+        post: operations["changeUserSettingsPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aaa/changepassword.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Change the password (assistant clients)
+         * @description As POST /v1/auth/change-password: the current password is checked (failures count as failed logins), every other login of the account ends, and so do the assistant tokens (the caller's too: log in again), and a notice is mailed. The same new password as the current one is the reference's soft refusal (200, `accepted: false`). Role user.
+         */
+        get: operations["assistantChangePassword"];
+        put?: never;
+        /**
+         * Change the password (assistant clients)
+         * @description As POST /v1/auth/change-password: the current password is checked (failures count as failed logins), every other login of the account ends, and so do the assistant tokens (the caller's too: log in again), and a notice is mailed. The same new password as the current one is the reference's soft refusal (200, `accepted: false`). Role user.
+         */
+        post: operations["assistantChangePasswordPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aaa/listUserDevices.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's devices
+         * @description `devices`: MAC address -> `{name, room, geolocation, deviceAddTime}`. Role user.
+         */
+        get: operations["listUserDevices"];
+        put?: never;
+        /**
+         * The user's devices
+         * @description `devices`: MAC address -> `{name, room, geolocation, deviceAddTime}`. Role user.
+         */
+        post: operations["listUserDevicesPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aaa/addNewDevice.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Add a device of the user
+         * @description `macid`, `name` and `room` (and optionally `latitude`, `longitude`) add or replace one device. At most 100 devices. Role user.
+         */
+        get: operations["addNewDevice"];
+        put?: never;
+        /**
+         * Add a device of the user
+         * @description `macid`, `name` and `room` (and optionally `latitude`, `longitude`) add or replace one device. At most 100 devices. Role user.
+         */
+        post: operations["addNewDevicePost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aaa/getUsers.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users (operators)
+         * @description The reference's admin user list: `page` answers `users` (each `{type, name, userRole, confirmed, lastLoginIP, signupTime, lastLoginTime, devices, userName}`; `lastLoginIP` is always empty: this service keeps no addresses of logins) and `username` (`email:<address>` of the page); `search`, `getPageCount`, `getUserCount`, `getUserStats` and `getDeviceStats` answer as their descriptions say. Without any of them: `userCount` (susi_skill_cms's user list asks so; the reference answered 400). Role operator.
+         */
+        get: operations["getUsers"];
+        put?: never;
+        /**
+         * List the users (operators)
+         * @description The reference's admin user list: `page` answers `users` (each `{type, name, userRole, confirmed, lastLoginIP, signupTime, lastLoginTime, devices, userName}`; `lastLoginIP` is always empty: this service keeps no addresses of logins) and `username` (`email:<address>` of the page); `search`, `getPageCount`, `getUserCount`, `getUserStats` and `getDeviceStats` answer as their descriptions say. Without any of them: `userCount` (susi_skill_cms's user list asks so; the reference answered 400). Role operator.
+         */
+        post: operations["getUsersPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aaa/deleteUserAccount.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delete a user's account (administrators)
+         * @description `email` names the account; it is deleted as DELETE /v1/users/{id} does (kept with deleted-at, its tokens end). Only a superadmin deletes an administrator. The path without `.json` is the one susi_skill_cms and accounts.susi.ai call; the reference served only `.json`. Role admin.
+         */
+        get: operations["deleteUserAccount"];
+        put?: never;
+        /**
+         * Delete a user's account (administrators)
+         * @description `email` names the account; it is deleted as DELETE /v1/users/{id} does (kept with deleted-at, its tokens end). Only a superadmin deletes an administrator. The path without `.json` is the one susi_skill_cms and accounts.susi.ai call; the reference served only `.json`. Role admin.
+         */
+        post: operations["deleteUserAccountPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aaa/deleteUserAccount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delete a user's account (administrators)
+         * @description `email` names the account; it is deleted as DELETE /v1/users/{id} does (kept with deleted-at, its tokens end). Only a superadmin deletes an administrator. The path without `.json` is the one susi_skill_cms and accounts.susi.ai call; the reference served only `.json`. Role admin.
+         */
+        get: operations["deleteUserAccountNoSuffix"];
+        put?: never;
+        /**
+         * Delete a user's account (administrators)
+         * @description `email` names the account; it is deleted as DELETE /v1/users/{id} does (kept with deleted-at, its tokens end). Only a superadmin deletes an administrator. The path without `.json` is the one susi_skill_cms and accounts.susi.ai call; the reference served only `.json`. Role admin.
+         */
+        post: operations["deleteUserAccountNoSuffixPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aaa/modifyUserDevices.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rename or move a user's device (administrators)
+         * @description `email`, `macid` and `name` or `room` (or both) change one device of the account. Role admin.
+         */
+        get: operations["modifyUserDevices"];
+        put?: never;
+        /**
+         * Rename or move a user's device (administrators)
+         * @description `email`, `macid` and `name` or `room` (or both) change one device of the account. Role admin.
+         */
+        post: operations["modifyUserDevicesPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -82948,6 +83284,16 @@ export interface operations {
                 login?: string;
                 /** @description its password */
                 password?: string;
+                /** @description `access-token` (default; `cookie` and `session` answer the same), or `check_password` (only says whether the password is right) */
+                type?: string;
+                /** @description lifetime of the token in seconds; -1 = as long as this service allows (never longer than its token lifetime) */
+                valid_seconds?: string;
+                /** @description `true`: answers `loggedIn`, whether the token identifies someone */
+                checkLogin?: string;
+                /** @description `true` with the token: the assistant tokens of the account stop working */
+                logout?: string;
+                /** @description `true` with the token: deletes the caller's account (with `password`, checked first) */
+                delete?: string;
             };
             header?: never;
             path?: never;
@@ -82979,6 +83325,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description `logout` or `delete` without a token of a live account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The account is blocked by an administrator */
@@ -82988,15 +83345,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
-            /** @description Refused: `{"accepted": false, "message"}` */
+            /** @description Wrong e-mail or password, or a bad `valid_seconds` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Too many failed logins for this e-mail or from this client address; `Retry-After` says when to try again */
@@ -83008,6 +83367,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -83019,6 +83379,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -83034,6 +83395,16 @@ export interface operations {
                 login?: string;
                 /** @description its password */
                 password?: string;
+                /** @description `access-token` (default; `cookie` and `session` answer the same), or `check_password` (only says whether the password is right) */
+                type?: string;
+                /** @description lifetime of the token in seconds; -1 = as long as this service allows (never longer than its token lifetime) */
+                valid_seconds?: string;
+                /** @description `true`: answers `loggedIn`, whether the token identifies someone */
+                checkLogin?: string;
+                /** @description `true` with the token: the assistant tokens of the account stop working */
+                logout?: string;
+                /** @description `true` with the token: deletes the caller's account (with `password`, checked first) */
+                delete?: string;
             };
             header?: never;
             path?: never;
@@ -83058,6 +83429,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description `logout` or `delete` without a token of a live account */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The account is blocked by an administrator */
@@ -83067,6 +83449,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is larger than its limit */
@@ -83076,6 +83459,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is not a form (urlencoded or multipart) or JSON */
@@ -83085,15 +83469,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
-            /** @description Refused: `{"accepted": false, "message"}` */
+            /** @description Wrong e-mail or password, or a bad `valid_seconds` */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Too many failed logins for this e-mail or from this client address; `Retry-After` says when to try again */
@@ -83105,6 +83491,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -83116,6 +83503,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -83164,6 +83552,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83173,6 +83562,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83182,6 +83572,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83191,6 +83582,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -83202,6 +83594,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -83243,6 +83636,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83252,6 +83646,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is larger than its limit */
@@ -83261,6 +83656,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is not a form (urlencoded or multipart) or JSON */
@@ -83270,6 +83666,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83279,6 +83676,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83288,6 +83686,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -83299,6 +83698,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -83312,8 +83712,16 @@ export interface operations {
                 callback?: string;
                 /** @description e-mail of the account */
                 user?: string;
-                /** @description user, reviewer, operator, admin or superadmin (default user) */
+                /** @description user, reviewer, operator, admin or superadmin, in any letter case (default user) */
                 role?: string;
+                /** @description `true`: answers `servicePermissions` of the service named by `serviceName` (always empty here) */
+                getServicePermissions?: string;
+                /** @description with getServicePermissions: the reference's servlet class name */
+                serviceName?: string;
+                /** @description `true`: answers `serviceList`, the account endpoints */
+                getServiceList?: string;
+                /** @description `true`: answers `userRolePermissions` of the caller (always empty here) */
+                getUserRolePermission?: string;
             };
             header?: never;
             path?: never;
@@ -83345,6 +83753,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83354,15 +83763,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
-            /** @description Refused: `{"accepted": false, "message"}` */
+            /** @description Only a superadmin grants admin or superadmin, or changes the role of an administrator */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description No account has this e-mail, or the role is unknown (`bot` included: the reference knows no such role) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description No `user`, or the role anonymous */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -83374,6 +83805,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -83387,8 +83819,16 @@ export interface operations {
                 callback?: string;
                 /** @description e-mail of the account */
                 user?: string;
-                /** @description user, reviewer, operator, admin or superadmin (default user) */
+                /** @description user, reviewer, operator, admin or superadmin, in any letter case (default user) */
                 role?: string;
+                /** @description `true`: answers `servicePermissions` of the service named by `serviceName` (always empty here) */
+                getServicePermissions?: string;
+                /** @description with getServicePermissions: the reference's servlet class name */
+                serviceName?: string;
+                /** @description `true`: answers `serviceList`, the account endpoints */
+                getServiceList?: string;
+                /** @description `true`: answers `userRolePermissions` of the caller (always empty here) */
+                getUserRolePermission?: string;
             };
             header?: never;
             path?: never;
@@ -83413,6 +83853,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83422,15 +83863,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
-            /** @description Refused: `{"accepted": false, "message"}` */
+            /** @description Only a superadmin grants admin or superadmin, or changes the role of an administrator */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description No account has this e-mail, or the role is unknown (`bot` included: the reference knows no such role) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is larger than its limit */
@@ -83440,6 +83893,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is not a form (urlencoded or multipart) or JSON */
@@ -83449,6 +83903,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description No `user`, or the role anonymous */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -83460,6 +83925,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -83502,6 +83968,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83511,6 +83978,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -83522,6 +83990,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -83558,6 +84027,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83567,6 +84037,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -83578,6 +84049,2449 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    getApiKeys: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description `public` (default) or `user` (the caller's keys; needs a token) */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description `type=user` without a token of a live account */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    getApiKeysPost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description `public` (default) or `user` (the caller's keys; needs a token) */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description `type=user` without a token of a live account */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    showAdminService: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    showAdminServicePost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    assistantSignup: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description the e-mail of the new account */
+                signup?: string;
+                /** @description its password (8 to 128 characters) */
+                password?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description No e-mail or password, not an e-mail, a password too short or long (or the e-mail itself), or the address is taken */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Too many mails to this address or from this client address */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    assistantSignupPost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description the e-mail of the new account */
+                signup?: string;
+                /** @description its password (8 to 128 characters) */
+                password?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description No e-mail or password, not an e-mail, a password too short or long (or the e-mail itself), or the address is taken */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Too many mails to this address or from this client address */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    recoverPassword: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description the e-mail of the account */
+                forgotemail?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description No e-mail, or not an e-mail */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Too many mails to this address or from this client address; `Retry-After` says when to ask again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    recoverPasswordPost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description the e-mail of the account */
+                forgotemail?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description No e-mail, or not an e-mail */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Too many mails to this address or from this client address; `Retry-After` says when to ask again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    checkRegistration: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description the e-mail to look up */
+                check_email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Too many lookups from this client address; `Retry-After` says when to ask again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    checkRegistrationPost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description the e-mail to look up */
+                check_email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Too many lookups from this client address; `Retry-After` says when to ask again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    listUserSettings: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description administrators: the account whose settings to read (default: the caller's) */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description An administrator named an e-mail no account has */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    listUserSettingsPost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description administrators: the account whose settings to read (default: the caller's) */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description An administrator named an e-mail no account has */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    changeUserSettings: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description the setting server */
+                server?: string;
+                /** @description the setting enterAsSend */
+                enterAsSend?: string;
+                /** @description the setting micInput */
+                micInput?: string;
+                /** @description the setting speechOutput */
+                speechOutput?: string;
+                /** @description the setting speechOutputAlways */
+                speechOutputAlways?: string;
+                /** @description the setting speechRate */
+                speechRate?: string;
+                /** @description the setting speechPitch */
+                speechPitch?: string;
+                /** @description the setting ttsLanguage */
+                ttsLanguage?: string;
+                /** @description the user name (5 to 51 characters) */
+                userName?: string;
+                /** @description the setting prefLanguage */
+                prefLanguage?: string;
+                /** @description the setting timeZone */
+                timeZone?: string;
+                /** @description the setting countryCode */
+                countryCode?: string;
+                /** @description the setting countryDialCode */
+                countryDialCode?: string;
+                /** @description the setting phoneNo */
+                phoneNo?: string;
+                /** @description the setting checked */
+                checked?: string;
+                /** @description the setting serverUrl */
+                serverUrl?: string;
+                /** @description the setting theme */
+                theme?: string;
+                /** @description the setting backgroundImage */
+                backgroundImage?: string;
+                /** @description the setting messageBackgroundImage */
+                messageBackgroundImage?: string;
+                /** @description the setting customThemeValue */
+                customThemeValue?: string;
+                /** @description the setting avatarType */
+                avatarType?: string;
+                /** @description administrators: the account whose settings to change (default: the caller's) */
+                email?: string;
+                /** @description the older form (susi_android): how many pairs `key<i>`, `value<i>` (i from 1) follow */
+                count?: string;
+                /** @description the older form: name of the first setting */
+                key1?: string;
+                /** @description the older form: its value */
+                value1?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description An administrator named an e-mail no account has */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    changeUserSettingsPost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description the setting server */
+                server?: string;
+                /** @description the setting enterAsSend */
+                enterAsSend?: string;
+                /** @description the setting micInput */
+                micInput?: string;
+                /** @description the setting speechOutput */
+                speechOutput?: string;
+                /** @description the setting speechOutputAlways */
+                speechOutputAlways?: string;
+                /** @description the setting speechRate */
+                speechRate?: string;
+                /** @description the setting speechPitch */
+                speechPitch?: string;
+                /** @description the setting ttsLanguage */
+                ttsLanguage?: string;
+                /** @description the user name (5 to 51 characters) */
+                userName?: string;
+                /** @description the setting prefLanguage */
+                prefLanguage?: string;
+                /** @description the setting timeZone */
+                timeZone?: string;
+                /** @description the setting countryCode */
+                countryCode?: string;
+                /** @description the setting countryDialCode */
+                countryDialCode?: string;
+                /** @description the setting phoneNo */
+                phoneNo?: string;
+                /** @description the setting checked */
+                checked?: string;
+                /** @description the setting serverUrl */
+                serverUrl?: string;
+                /** @description the setting theme */
+                theme?: string;
+                /** @description the setting backgroundImage */
+                backgroundImage?: string;
+                /** @description the setting messageBackgroundImage */
+                messageBackgroundImage?: string;
+                /** @description the setting customThemeValue */
+                customThemeValue?: string;
+                /** @description the setting avatarType */
+                avatarType?: string;
+                /** @description administrators: the account whose settings to change (default: the caller's) */
+                email?: string;
+                /** @description the older form (susi_android): how many pairs `key<i>`, `value<i>` (i from 1) follow */
+                count?: string;
+                /** @description the older form: name of the first setting */
+                key1?: string;
+                /** @description the older form: its value */
+                value1?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description An administrator named an e-mail no account has */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    assistantChangePassword: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description the e-mail of the account: the caller's own */
+                changepassword?: string;
+                /** @description the current password */
+                password?: string;
+                /** @description the new password (8 to 128 characters, not the e-mail) */
+                newpassword?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description `changepassword` names another account (the reference changed any account whose password was given) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The current password is wrong, or the new one breaks the password rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Too many failed logins for this account or from this client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    assistantChangePasswordPost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description the e-mail of the account: the caller's own */
+                changepassword?: string;
+                /** @description the current password */
+                password?: string;
+                /** @description the new password (8 to 128 characters, not the e-mail) */
+                newpassword?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description `changepassword` names another account (the reference changed any account whose password was given) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The current password is wrong, or the new one breaks the password rule */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Too many failed logins for this account or from this client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    listUserDevices: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    listUserDevicesPost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    addNewDevice: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description the device's MAC address (`aa:bb:cc:dd:ee:ff`) */
+                macid?: string;
+                /** @description its name */
+                name?: string;
+                /** @description its room */
+                room?: string;
+                /** @description where it is (optional) */
+                latitude?: string;
+                /** @description where it is (optional) */
+                longitude?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    addNewDevicePost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description the device's MAC address (`aa:bb:cc:dd:ee:ff`) */
+                macid?: string;
+                /** @description its name */
+                name?: string;
+                /** @description its room */
+                room?: string;
+                /** @description where it is (optional) */
+                latitude?: string;
+                /** @description where it is (optional) */
+                longitude?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    getUsers: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description page of 50 users, from 1 */
+                page?: string;
+                /** @description part of the e-mail: answers the matching users (at most 500) */
+                search?: string;
+                /** @description `true`: answers `pageCount` */
+                getPageCount?: string;
+                /** @description `true`: answers `userCount` */
+                getUserCount?: string;
+                /** @description `true`: answers `userStats`, `lastLoginOverTime` and `signupOverTime` */
+                getUserStats?: string;
+                /** @description `true`: answers `deviceStats` */
+                getDeviceStats?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    getUsersPost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description page of 50 users, from 1 */
+                page?: string;
+                /** @description part of the e-mail: answers the matching users (at most 500) */
+                search?: string;
+                /** @description `true`: answers `pageCount` */
+                getPageCount?: string;
+                /** @description `true`: answers `userCount` */
+                getUserCount?: string;
+                /** @description `true`: answers `userStats`, `lastLoginOverTime` and `signupOverTime` */
+                getUserStats?: string;
+                /** @description `true`: answers `deviceStats` */
+                getDeviceStats?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    deleteUserAccount: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description e-mail of the account to delete */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Only a superadmin deletes an administrator's account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description No account has this e-mail (the reference answered success) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    deleteUserAccountPost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description e-mail of the account to delete */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Only a superadmin deletes an administrator's account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description No account has this e-mail (the reference answered success) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    deleteUserAccountNoSuffix: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description e-mail of the account to delete */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Only a superadmin deletes an administrator's account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description No account has this e-mail (the reference answered success) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    deleteUserAccountNoSuffixPost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description e-mail of the account to delete */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Only a superadmin deletes an administrator's account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description No account has this e-mail (the reference answered success) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    modifyUserDevices: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description e-mail of the account */
+                email?: string;
+                /** @description the device's MAC address */
+                macid?: string;
+                /** @description its new name */
+                name?: string;
+                /** @description its new room */
+                room?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Not Modified: `If-None-Match` named the ETag of the answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description No account has this e-mail, or it has no device with this `macid` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+        };
+    };
+    modifyUserDevicesPost: {
+        parameters: {
+            query?: {
+                /** @description the token of POST /v1/auth/login or /aaa/login.json */
+                access_token?: string;
+                /** @description JSONP: the answer becomes the script `callback({...});` (a JavaScript identifier path) */
+                callback?: string;
+                /** @description e-mail of the account */
+                email?: string;
+                /** @description the device's MAC address */
+                macid?: string;
+                /** @description its new name */
+                name?: string;
+                /** @description its new room */
+                room?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer; with `callback`, the same object as a JSONP script `callback({...});` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAnswer"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description Refused: `{"accepted": false, "message"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description No account has this e-mail, or it has no device with this `macid` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is larger than its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The body is not a form (urlencoded or multipart) or JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
+                };
+            };
+            /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description seconds until the request may be made again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -83607,6 +86521,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83616,6 +86531,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83625,6 +86541,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is of a media type the server does not read (send multipart/form-data) */
@@ -83634,6 +86551,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83643,6 +86561,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -83654,6 +86573,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -83708,6 +86628,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83717,6 +86638,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -83728,6 +86650,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -83775,6 +86698,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -83784,6 +86708,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is larger than its limit */
@@ -83793,6 +86718,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is not a form (urlencoded or multipart) or JSON */
@@ -83802,6 +86728,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -83813,6 +86740,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -83855,6 +86783,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -83866,6 +86795,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -83910,6 +86840,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -83921,6 +86852,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -83967,6 +86899,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -83978,6 +86911,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -84026,6 +86960,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -84037,6 +86972,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -84087,6 +87023,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84096,6 +87033,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -84107,6 +87045,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -84163,6 +87102,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84172,6 +87112,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84181,6 +87122,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -84192,6 +87134,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -84241,6 +87184,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84250,6 +87194,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is larger than its limit */
@@ -84259,6 +87204,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is not a form (urlencoded or multipart) or JSON */
@@ -84268,6 +87214,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84277,6 +87224,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -84288,6 +87236,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -84342,6 +87291,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84351,6 +87301,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -84362,6 +87313,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -84414,6 +87366,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84423,6 +87376,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84432,6 +87386,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -84443,6 +87398,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -84488,6 +87444,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84497,6 +87454,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is larger than its limit */
@@ -84506,6 +87464,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is not a form (urlencoded or multipart) or JSON */
@@ -84515,6 +87474,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84524,6 +87484,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -84535,6 +87496,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -84585,6 +87547,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84594,6 +87557,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84603,6 +87567,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -84614,6 +87579,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -84664,6 +87630,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84673,6 +87640,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -84684,6 +87652,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -84726,6 +87695,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84735,6 +87705,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -84746,6 +87717,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -84798,6 +87770,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84807,6 +87780,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -84818,6 +87792,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -84863,6 +87838,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is larger than its limit */
@@ -84872,6 +87848,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is not a form (urlencoded or multipart) or JSON */
@@ -84881,6 +87858,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84890,6 +87868,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -84901,6 +87880,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -84953,6 +87933,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84962,6 +87943,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -84971,6 +87953,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -84982,6 +87965,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -85027,6 +88011,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -85036,6 +88021,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is larger than its limit */
@@ -85045,6 +88031,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is not a form (urlencoded or multipart) or JSON */
@@ -85054,6 +88041,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -85063,6 +88051,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -85074,6 +88063,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -85124,6 +88114,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -85133,6 +88124,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -85144,6 +88136,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -85194,6 +88187,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -85203,6 +88197,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -85212,6 +88207,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -85223,6 +88219,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -85266,6 +88263,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -85275,6 +88273,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is larger than its limit */
@@ -85284,6 +88283,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is not a form (urlencoded or multipart) or JSON */
@@ -85293,6 +88293,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -85302,6 +88303,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -85313,6 +88315,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -85365,6 +88368,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -85374,6 +88378,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -85383,6 +88388,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -85394,6 +88400,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -85439,6 +88446,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -85448,6 +88456,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is larger than its limit */
@@ -85457,6 +88466,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The body is not a form (urlencoded or multipart) or JSON */
@@ -85466,6 +88476,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -85475,6 +88486,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -85486,6 +88498,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -85530,6 +88543,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -85539,6 +88553,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -85550,6 +88565,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -85602,6 +88618,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -85611,6 +88628,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -85622,6 +88640,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -85672,6 +88691,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -85681,6 +88701,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -85692,6 +88713,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };
@@ -85742,6 +88764,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description Refused: `{"accepted": false, "message"}` */
@@ -85751,6 +88774,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
             /** @description The database is down for a moment; nothing was done. `Retry-After` says when to try again */
@@ -85762,6 +88786,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssistantFailure"];
+                    "application/javascript": string;
                 };
             };
         };

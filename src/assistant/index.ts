@@ -3,6 +3,8 @@ import type { Config } from '../config.js';
 import multipart from '@fastify/multipart';
 import { loginLimitsOf } from '../auth/login.js';
 import { MULTIPART_OPTIONS } from '../files/upload.js';
+import { accountAdminRoutes } from './account-admin.js';
+import { accountSelfRoutes } from './account-self.js';
 import { accountRoutes } from './accounts.js';
 import { metricsRoutes } from './metrics.js';
 import { ratingRoutes } from './ratings.js';
@@ -32,6 +34,8 @@ export default async function assistant(app: FastifyInstance, { config, connect 
   }
   await app.register(multipart, MULTIPART_OPTIONS);
   await accountRoutes(app, { files, expiresIn: config.JWT_EXPIRES_IN, loginLimits: loginLimitsOf(config) });
+  await accountSelfRoutes(app, { config, files, limits: loginLimitsOf(config) });
+  await accountAdminRoutes(app, { files });
   const repo = new SkillRepo(config.SKILL_REPO_DIR);
   if (connect) await repo.init();
   await skillRoutes(app, repo, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS });

@@ -44,10 +44,12 @@ export const failures = (codes: number[], descriptions: Record<number, string> =
   Object.fromEntries(
     [...new Set([...codes, 503])].map((code) => [
       code,
-      Type.Ref(AssistantFailure, {
+      {
         description: descriptions[code] ?? (code === 503 ? UNAVAILABLE : 'Refused: `{"accepted": false, "message"}`'),
+        // With `callback`, a refusal is the same object as a JSONP script (accounts.susi.ai reads only scripts).
+        content: { 'application/json': { schema: Type.Ref(AssistantFailure) }, 'application/javascript': { schema: { type: 'string' } } },
         ...(code === 429 || code === 503 ? { headers: RETRY_AFTER } : {}),
-      }),
+      },
     ]),
   );
 
@@ -103,7 +105,14 @@ export async function requestParams(request: FastifyRequest, accept: string[] = 
       throw err;
     }
   } else if (request.body && typeof request.body === 'object' && !Buffer.isBuffer(request.body)) {
-    body = Object.fromEntries(Object.entries(request.body as Record<string, unknown>).map(([k, v]) => [k, v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v)]));
+    // Parameters are the members of an object; an array, or a member nested too deeply to write back as text, is no form.
+    if (Array.isArray(request.body)) throw new AssistantError(400, 'The JSON body must be an object of parameters');
+    try {
+      body = Object.fromEntries(Object.entries(request.body as Record<string, unknown>).map(([k, v]) => [k, v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v)]));
+    } catch (err) {
+      if (err instanceof RangeError) throw new AssistantError(400, 'A member of the JSON body is nested too deeply');
+      throw err;
+    }
   }
   return { params: { ...body, ...(request.query as Params) }, files };
 }
@@ -131,23 +140,22 @@ export function send(reply: FastifyReply, status: number, body: object, callback
 
 /**
  * Any failure of an assistant route as `{"accepted": false, "message"}` with its status (503 and
- * Retry-After while the database is down). Always JSON, also for JSONP requests: a browser runs no
- * script answered with an error status (the reference answers those with an HTML page).
+ * Retry-After while the database is down), wrapped in the JSONP callback when the request named one.
  */
-export function sendFailure(reply: FastifyReply, err: unknown) {
-  if (err instanceof AssistantError) return send(reply, err.status, { accepted: false, message: err.message });
+export function sendFailure(reply: FastifyReply, err: unknown, callback?: string) {
+  if (err instanceof AssistantError) return send(reply, err.status, { accepted: false, message: err.message }, callback);
   if (isConnectionFailure(err)) {
     reply.log.error({ err }, 'assistant request failed');
     const unavailable = databaseUnavailable();
     reply.headers(unavailable.headers!);
-    return send(reply, 503, { accepted: false, message: unavailable.detail });
+    return send(reply, 503, { accepted: false, message: unavailable.detail }, callback);
   }
-  if (err instanceof RateLimited) return send(reply.headers(err.headers!), 429, { accepted: false, message: err.detail });
-  if (err instanceof JsonApiError && err.status < 500) return send(reply, err.status, { accepted: false, message: err.detail });
+  if (err instanceof RateLimited) return send(reply.headers(err.headers!), 429, { accepted: false, message: err.detail }, callback);
+  if (err instanceof JsonApiError && err.status < 500) return send(reply, err.status, { accepted: false, message: err.detail }, callback);
   const status = (err as { statusCode?: number }).statusCode;
-  if (status && status >= 400 && status < 500) return send(reply, status, { accepted: false, message: (err as Error).message });
+  if (status && status >= 400 && status < 500) return send(reply, status, { accepted: false, message: (err as Error).message }, callback);
   reply.log.error({ err }, 'assistant request failed');
-  return send(reply, 500, { accepted: false, message: 'The server could not complete the request' });
+  return send(reply, 500, { accepted: false, message: 'The server could not complete the request' }, callback);
 }
 
 /**
@@ -206,15 +214,24 @@ export function assistantRoute(
     },
     preValidation: async (request) => collapseRepeats(request),
     handler: async (request, reply) => {
+      let callback: string | undefined;
       try {
         const { params, files } = await requestParams(request, o.files, o.maxFileBytes);
-        const callback = callbackOf(params);
+        callback = callbackOf(params);
         const identity = await identify(app, request, params);
         const caller = o.minimal === 'anonymous' ? identity.caller : requireRole(identity, o.minimal);
         const body = await handler({ request, reply, identity, params, files, caller });
         return send(reply, 200, { ...body, session: sessionOf(identity, request) }, callback);
       } catch (err) {
-        return sendFailure(reply, err);
+        // A body refused before the parameters were read: the query's callback still names the script.
+        if (callback === undefined) {
+          try {
+            callback = callbackOf(paramsOf(request));
+          } catch {
+            // A bad callback: the failure stays JSON.
+          }
+        }
+        return sendFailure(reply, err, callback);
       }
     },
   });

@@ -171,11 +171,15 @@ t.test('changeRoles: a superadmin grants admin and superadmin, and can demote', 
 t.test('changeRoles: bad requests', async (t) => {
   const u = await seedUser(app);
   const tok = { access_token: admin.token };
-  refused(t, await aaa(app, '/aaa/changeRoles.json', { ...tok, user: u.email, role: 'anonymous' }), 400, 'Cannot change user role to anonymous.');
-  refused(t, await aaa(app, '/aaa/changeRoles.json', { ...tok, user: u.email, role: 'wizard' }, { method: 'POST' }), 400, /./);
-  refused(t, await aaa(app, '/aaa/changeRoles.json', { ...tok, role: 'reviewer' }), 400, 'Bad username');
-  refused(t, await aaa(app, '/aaa/changeRoles.json', { ...tok, user: 'ghost@example.com', role: 'reviewer' }), 400, 'Username not found');
-  refused(t, await aaa(app, '/aaa/changeRoles.json', { access_token: su.token, user: u.email, role: 'anonymous' }), 400, 'Cannot change user role to anonymous.');
+  // The reference's statuses (ChangeUserRoles.java): anonymous and no user 422, unknown user or role 404.
+  refused(t, await aaa(app, '/aaa/changeRoles.json', { ...tok, user: u.email, role: 'anonymous' }), 422, 'Cannot change user role to anonymous.');
+  refused(t, await aaa(app, '/aaa/changeRoles.json', { ...tok, user: u.email, role: 'wizard' }, { method: 'POST' }), 404, 'role not found');
+  refused(t, await aaa(app, '/aaa/changeRoles.json', { ...tok, user: u.email, role: 'bot' }), 404, 'role not found');
+  refused(t, await aaa(app, '/aaa/changeRoles.json', { ...tok, role: 'reviewer' }), 422, 'Bad username');
+  refused(t, await aaa(app, '/aaa/changeRoles.json', { ...tok, user: 'ghost@example.com', role: 'reviewer' }), 404, 'Username not found');
+  refused(t, await aaa(app, '/aaa/changeRoles.json', { access_token: su.token, user: u.email, role: 'Anonymous' }), 422, 'Cannot change user role to anonymous.');
+  const upper = await aaa(app, '/aaa/changeRoles.json', { ...tok, user: u.email, role: 'Reviewer' });
+  t.match(upper.body, { accepted: true, newDetails: { userRole: 'reviewer' } }, 'the role is lower-cased as the reference does');
 });
 
 t.test('too weak roles: 401 naming both roles', async (t) => {

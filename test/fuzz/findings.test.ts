@@ -158,7 +158,7 @@ t.test('the assistant refuses NUL characters and broken forms with 4xx (were 500
     ['/aaa/login.json', { login: '\u0000', password: 'x' }, 400, 'Bad login parameters.'],
     ['/aaa/storePersonalInfo.json', { storeName: '\u0000', value: 'x', access_token: token }, 422, 'Bad store name encountered!'],
     ['/aaa/storePersonalInfo.json', { storeName: 'theme', value: 'a\u0000b', access_token: token }, 422, 'Bad store name value encountered!'],
-    ['/aaa/changeRoles.json', { user: '\u0000', role: 'user', access_token: token }, 400, 'Username not found'],
+    ['/aaa/changeRoles.json', { user: '\u0000', role: 'user', access_token: token }, 404, 'Username not found'],
   ];
   for (const [url, query, status, message] of cases) {
     const res = await app.inject({ method: 'GET', url, query });

@@ -3,8 +3,10 @@
  * for every caller, against the outcome written once in permission-matrix.ts. The token travels as the
  * `access_token` parameter (query or form), as assistant clients send it; `owner` wrote the skill.
  */
+import { eq } from 'drizzle-orm';
 import t from 'tap';
 import { recordUsage } from '../../src/assistant/usage.js';
+import { users as userTable } from '../../db/schema/index.js';
 import { makeImage, multipart } from '../helpers/images.js';
 import { seedUser } from '../helpers/users.js';
 import { appWithRoutes, checkCoverage, inject, runMatrix, type Recipe, type Send } from './matrix.js';
@@ -47,6 +49,39 @@ t.test('assistant routes x callers', async (t) => {
     'GET /aaa/changeRoles.json [role=superadmin]': changeRole(false, 'superadmin'),
     'GET /aaa/changeRoles.json [user=an admin]': changeRole(true, 'reviewer'),
     'GET /aaa/listSettings.json': query({}),
+    ...Object.fromEntries(
+      (['GET', 'POST'] as const).flatMap((method) => {
+        const send = (params: Record<string, string>) => (method === 'GET' ? query(params) : form(params));
+        /** A fresh account (with one device) for each cell that deletes or edits one. */
+        const fresh = (build: (email: string) => Record<string, string>): Recipe => async (caller) => {
+          const account = await seedUser(app);
+          await app.db.update(userTable).set({ assistantDevices: { '00:00:00:00:00:01': { name: 'a', room: 'b' } } }).where(eq(userTable.id, Number(account.id)));
+          return send(build(account.email))(caller);
+        };
+        const unique = (name: string) => `${name}-${++n}-${process.pid}@example.com`;
+        return [
+          [`${method} /aaa/getApiKeys.json`, send({ type: 'public' })],
+          [`${method} /aaa/showAdminService.json`, send({})],
+          [`${method} /aaa/signup.json`, (caller: Caller) => send({ signup: unique('signup'), password: 'matrix password' })(caller)],
+          [`${method} /aaa/recoverpassword.json`, (caller: Caller) => send({ forgotemail: unique('forgot') })(caller)],
+          [`${method} /aaa/checkRegistration.json`, send({ check_email: 'someone@example.com' })],
+          [`${method} /aaa/listUserSettings.json`, send({})],
+          [`${method} /aaa/changeUserSettings.json`, send({ theme: 'dark' })],
+          [`${method} /aaa/listUserDevices.json`, send({})],
+          [`${method} /aaa/addNewDevice.json`, send({ macid: '00:11:22:33:44:55', name: 'Speaker', room: 'Hall' })],
+          [`${method} /aaa/getUsers.json`, send({ page: '1' })],
+          // A wrong current password: the callers keep their passwords and tokens.
+          [`${method} /aaa/changepassword.json`, send({ password: 'not the password', newpassword: 'a new matrix password' })],
+          [`${method} /aaa/deleteUserAccount.json`, fresh((email) => ({ email }))],
+          [`${method} /aaa/deleteUserAccount`, fresh((email) => ({ email }))],
+          [`${method} /aaa/modifyUserDevices.json`, fresh((email) => ({ email, macid: '00:00:00:00:00:01', room: 'Kitchen' }))],
+        ];
+      }),
+    ),
+    'GET /aaa/deleteUserAccount.json [email=an admin]': async (caller) => {
+      const account = await seedUser(app, { admin: true });
+      return { query: withToken(caller, { email: account.email }) };
+    },
     'GET /data/settings': query({ file: 'accounting' }),
     'POST /cms/createSkill.json': (caller): Send =>
       multipart([['image', 'logo.png', png]], withToken(caller, { ...skill, skill: `created${++n}`, image_name: `created${n}.jpg` })),

@@ -463,6 +463,32 @@ export const MATRIX: Record<string, Row> = {
   'GET /aaa/changeRoles.json [role=superadmin]': row(401, 401, 401, 401, 403, 200),
   'GET /aaa/changeRoles.json [user=an admin]': row(401, 401, 401, 401, 403, 200),
   'GET /aaa/listSettings.json': assistantAdmin(200),
+  // The account endpoints of the clients: anyone signs up, recovers a password, checks an address, reads
+  // the public API keys and whether to show the admin link; settings and devices are the caller's; the
+  // user list is for operators (none among these callers: admins), deleting and device edits for admins.
+  ...Object.fromEntries(
+    ['getApiKeys', 'showAdminService', 'signup', 'recoverpassword', 'checkRegistration'].flatMap((name) => [
+      [`GET /aaa/${name}.json`, everyone(200)],
+      [`POST /aaa/${name}.json`, everyone(200)],
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['listUserSettings', 'changeUserSettings', 'listUserDevices', 'addNewDevice'].flatMap((name) => [
+      [`GET /aaa/${name}.json`, signedIn(200)],
+      [`POST /aaa/${name}.json`, signedIn(200)],
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['getUsers.json', 'deleteUserAccount.json', 'deleteUserAccount', 'modifyUserDevices.json'].flatMap((name) => [
+      [`GET /aaa/${name}`, assistantAdmin(200)],
+      [`POST /aaa/${name}`, assistantAdmin(200)],
+    ]),
+  ),
+  // A wrong current password (the callers keep theirs and their tokens): a user reaches the check, anonymous does not.
+  'GET /aaa/changepassword.json': signedIn(422),
+  'POST /aaa/changepassword.json': signedIn(422),
+  // Only a superadmin deletes an administrator's account.
+  'GET /aaa/deleteUserAccount.json [email=an admin]': row(401, 401, 401, 401, 403, 200),
   'GET /data/settings': assistantAdmin(200),
   'POST /cms/createSkill.json': signedIn(200),
   'GET /cms/modifySkill.json': signedIn(200),
