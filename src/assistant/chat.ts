@@ -1,0 +1,169 @@
+import { randomInt } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { skills } from '../../db/schema/index.js';
+import { sessionOf } from './identity.js';
+import { assistantRoute, params } from './route.js';
+import { type CatalogEntry, catalogOf } from './skill-catalog.js';
+import type { SkillRepo } from './skill-repo.js';
+import { given } from './skill-reads.js';
+import { recordUsage } from './usage.js';
+
+/** One intent of a skill file: its patterns (`a|b*c`) and the answers to pick from at random. */
+export interface Rule {
+  patterns: { regex: RegExp; literal: number }[];
+  answers: string[];
+}
+
+/**
+ * The reference's basic skill text (SusiSkill's text format): blocks separated by empty lines; in a
+ * block, the first plain line holds the patterns (`|`-separated, `*` a wildcard), the next plain line
+ * the answers (`|`-separated, one picked at random, `$1$` the first wildcard's text). Metadata (`::`),
+ * comments (`#`), examples and tests (`!`), conditions (`?`), console rules (`^`) and JSON lines are not
+ * patterns or answers.
+ */
+export function parseRules(text: string): Rule[] {
+  const rules: Rule[] = [];
+  const blocks = text.split(/\r?\n\s*\r?\n/);
+  for (const block of blocks) {
+    const lines = block
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l && !/^(::|#|!|\?|\^|\{|\}|\[|\]|")/.test(l));
+    if (lines.length < 2) continue;
+    const patterns = lines[0]!
+      .split('|')
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .map((p) => ({ regex: patternRegex(p), literal: p.replace(/\*/g, '').length }));
+    const answers = lines[1]!.split('|').map((a) => a.trim()).filter(Boolean);
+    if (patterns.length > 0 && answers.length > 0) rules.push({ patterns, answers });
+  }
+  return rules;
+}
+
+const normal = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').replace(/[\s?!.,;:]+$/, '').trim();
+
+function patternRegex(pattern: string) {
+  const parts = normal(pattern).split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('(.*?)')}$`, 'su');
+}
+
+/** The best answer of some rules to a query (the most literal pattern wins), or undefined. */
+export function answerOf(rules: Rule[], query: string): string | undefined {
+  const q = normal(query);
+  let best: { literal: number; rule: Rule; groups: string[] } | undefined;
+  for (const rule of rules) {
+    for (const { regex, literal } of rule.patterns) {
+      const m = regex.exec(q);
+      if (m && (!best || literal > best.literal)) best = { literal, rule, groups: m.slice(1) };
+    }
+  }
+  if (!best) return undefined;
+  const answer = best.rule.answers[randomInt(best.rule.answers.length)]!;
+  return answer.replace(/\$(\d+)\$/g, (_, n: string) => best.groups[Number(n) - 1]?.trim() ?? '');
+}
+
+/** The reference's catch-all answers (conf/os_skills/system/en/en_0090_fail.json), when no skill answers. */
+export const FALLBACK_ANSWERS = [
+  'I don’t have enough information to answer your question.',
+  'I can’t answer that particular question.',
+  'I don’t know the answer to that question.',
+  'Thats a good question. To be perfectly honest, I don’t have an answer for you.',
+  'Great question. I never actually thought about that before, and I am not sure.',
+  'I’m not very familiar with that concept.',
+];
+
+/** The parsed rules of the catalog's skills, per catalog list (that is, per commit of the repository). */
+const rulesOfEntries = new WeakMap<CatalogEntry[], Map<CatalogEntry, Rule[]>>();
+
+/**
+ * `/susi/chat.json`: answers from the skill files with the reference's basic pattern matching, enough
+ * for the editor's preview of a skill (its text sent as `instant`). An answer from a skill of the
+ * repository counts one use of that skill.
+ */
+export async function chatRoutes(app: FastifyInstance, repo: SkillRepo) {
+  const catalog = catalogOf(app, repo);
+
+  const rulesOf = async () => {
+    const entries = await catalog.entries();
+    let rules = rulesOfEntries.get(entries);
+    if (!rules) {
+      rules = new Map();
+      for (const e of entries) rules.set(e, parseRules(await repo.read(e.path).catch(() => '')));
+      rulesOfEntries.set(entries, rules);
+    }
+    return rules;
+  };
+
+  assistantRoute(
+    app,
+    {
+      url: '/susi/chat.json',
+      method: ['GET', 'POST'],
+      operationId: 'chat',
+      params: params({
+        q: 'the query',
+        instant: 'the text of a skill to answer from first (the editor previews a skill being edited)',
+        language: 'language of the skills answering (en)',
+        timezoneOffset: 'minutes from UTC of the client (accepted; no answer here depends on it)',
+        latitude: 'accepted and ignored',
+        longitude: 'accepted and ignored',
+        device_type: 'the client kind, recorded with the usage',
+        countryCode: 'the client country, recorded with the usage',
+      }),
+      failures: [400],
+      summary: 'Ask the assistant',
+      description:
+        '`q`, optional `instant` (a skill text answering before the skills of the repository), `language` (en). The answer ' +
+        'carries `query`, `client_id`, `query_date`, `answer_date`, `answer_time` (ms) and `answers: [{data: [{answer}], ' +
+        'metadata: {count}, actions: [{type: "answer", expression}]}]`; with no matching skill, one of the reference\'s ' +
+        'catch-all answers. An answer from a skill of the repository counts one use of it.',
+      minimal: 'anonymous',
+    },
+    async ({ params, identity, request }) => {
+      const started = new Date();
+      const query = (params.q ?? '').trim().slice(0, 1000);
+      const language = given(params, 'language') ?? 'en';
+      let answer: string | undefined;
+      let skill: string | undefined;
+      if (query) {
+        const instant = given(params, 'instant');
+        if (instant) {
+          answer = answerOf(parseRules(instant), query);
+          if (answer !== undefined) skill = 'instant';
+        }
+        if (answer === undefined) {
+          for (const [entry, rules] of await rulesOf()) {
+            if (entry.language !== language) continue;
+            answer = answerOf(rules, query);
+            if (answer === undefined) continue;
+            skill = entry.path;
+            const [row] = await app.db
+              .select({ id: skills.id })
+              .from(skills)
+              .where(and(eq(skills.model, entry.model), eq(skills.group, entry.group), eq(skills.language, entry.language), eq(skills.name, entry.name)));
+            if (row) await recordUsage(app, row.id, { deviceType: given(params, 'device_type'), countryCode: given(params, 'countryCode') });
+            break;
+          }
+        }
+        answer ??= FALLBACK_ANSWERS[randomInt(FALLBACK_ANSWERS.length)]!;
+      }
+      const answered = new Date();
+      const client = identity.caller ? `email:${identity.caller.email}` : `host:${sessionOf(identity, request).identity.name}`;
+      return {
+        accepted: true,
+        query,
+        client_id: Buffer.from(client).toString('base64'),
+        query_date: started.toISOString(),
+        answers:
+          answer === undefined
+            ? []
+            : [{ data: [{ answer, query }], metadata: { count: 1 }, actions: [{ type: 'answer', expression: answer }], skills: skill ? [skill] : [] }],
+        answer_date: answered.toISOString(),
+        answer_time: answered.getTime() - started.getTime(),
+        language,
+      };
+    },
+  );
+}
