@@ -327,8 +327,9 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
       const listed = all.filter((r) => (!reviewed || r.reviewed) && (!staffPicks || r.staffPick));
       const answer: Record<string, unknown> = { model, group, language: languageList };
       if (given(params, 'applyFilter') === 'true') {
-        const filterName = given(params, 'filter_name')?.toLowerCase();
-        const filterType = given(params, 'filter_type')?.toLowerCase();
+        // Both must be there; an empty or unknown type leaves the list unsorted (the browse page's first request sends `filter_type=`).
+        const filterName = params.filter_name?.trim().toLowerCase();
+        const filterType = params.filter_type?.trim().toLowerCase();
         if (filterName === undefined || filterType === undefined) throw new AssistantError(422, 'Bad Filters.');
         const order = SORTS[filterType];
         const sorted = order ? [...listed].sort((a, b) => (filterName === 'ascending' ? order(a, b) : order(b, a))) : [...listed];
