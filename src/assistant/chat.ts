@@ -11,8 +11,14 @@ import { recordUsage } from './usage.js';
 
 /** One intent of a skill file: its patterns (`a|b*c`) and the answers to pick from at random. */
 export interface Rule {
-  patterns: { regex: RegExp; literal: number }[];
+  patterns: Pattern[];
   answers: string[];
+}
+
+/** A pattern as its literal parts between the `*` wildcards (lower case). */
+interface Pattern {
+  parts: string[];
+  literal: number;
 }
 
 /**
@@ -35,28 +41,54 @@ export function parseRules(text: string): Rule[] {
       .split('|')
       .map((p) => p.trim())
       .filter(Boolean)
-      .map((p) => ({ regex: patternRegex(p), literal: p.replace(/\*/g, '').length }));
+      .map((p) => {
+        const parts = normal(p).toLowerCase().split('*');
+        return { parts, literal: parts.join('').length };
+      });
     const answers = lines[1]!.split('|').map((a) => a.trim()).filter(Boolean);
     if (patterns.length > 0 && answers.length > 0) rules.push({ patterns, answers });
   }
   return rules;
 }
 
-const normal = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').replace(/[\s?!.,;:]+$/, '').trim();
+/** Spaces collapsed, trailing punctuation dropped; case is kept (patterns match ignoring it, `$1$` keeps the asker's). */
+const normal = (text: string) => text.replace(/\s+/g, ' ').replace(/[\s?!.,;:]+$/, '').trim();
 
-function patternRegex(pattern: string) {
-  const parts = normal(pattern).split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${parts.join('(.*?)')}$`, 'su');
+/**
+ * The wildcard texts of a query matching a pattern, or undefined. Without regular expressions: the
+ * first part is a prefix, the last a suffix, each middle part found at its leftmost place (which is
+ * right for `*`-only patterns), so a match costs at most query x pattern length whatever the skill says.
+ */
+function matchPattern({ parts }: Pattern, query: string, lower: string): string[] | undefined {
+  // Case folding may change a text's length (rare letters): then the captures come from the folded text.
+  const source = lower.length === query.length ? query : lower;
+  if (parts.length === 1) return lower === parts[0] ? [] : undefined;
+  const first = parts[0]!;
+  const last = parts[parts.length - 1]!;
+  if (!lower.startsWith(first) || lower.length < first.length + last.length || !lower.endsWith(last)) return undefined;
+  const end = lower.length - last.length;
+  const captures: string[] = [];
+  let at = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = lower.indexOf(part, at);
+    if (found < 0 || found + part.length > end) return undefined;
+    captures.push(source.slice(at, found));
+    at = found + part.length;
+  }
+  captures.push(source.slice(at, end));
+  return captures;
 }
 
 /** The best answer of some rules to a query (the most literal pattern wins), or undefined. */
 export function answerOf(rules: Rule[], query: string): string | undefined {
   const q = normal(query);
+  const lower = q.toLowerCase();
   let best: { literal: number; rule: Rule; groups: string[] } | undefined;
   for (const rule of rules) {
-    for (const { regex, literal } of rule.patterns) {
-      const m = regex.exec(q);
-      if (m && (!best || literal > best.literal)) best = { literal, rule, groups: m.slice(1) };
+    for (const pattern of rule.patterns) {
+      if (best && pattern.literal <= best.literal) continue;
+      const groups = matchPattern(pattern, q, lower);
+      if (groups) best = { literal: pattern.literal, rule, groups };
     }
   }
   if (!best) return undefined;
