@@ -141,8 +141,10 @@ export async function chatRoutes(app: FastifyInstance, repo: SkillRepo) {
         timezoneOffset: 'minutes from UTC of the client (accepted; no answer here depends on it)',
         latitude: 'accepted and ignored',
         longitude: 'accepted and ignored',
-        device_type: 'the client kind, recorded with the usage',
-        countryCode: 'the client country, recorded with the usage',
+        device_type: 'the client kind (the Android app sends it), recorded with the usage',
+        country_code: 'the client country (the Android app sends it), recorded with the usage',
+        country_name: 'accepted and ignored',
+        geosource: 'accepted and ignored',
       }),
       failures: [400],
       summary: 'Ask the assistant',
@@ -175,7 +177,7 @@ export async function chatRoutes(app: FastifyInstance, repo: SkillRepo) {
               .select({ id: skills.id })
               .from(skills)
               .where(and(eq(skills.model, entry.model), eq(skills.group, entry.group), eq(skills.language, entry.language), eq(skills.name, entry.name)));
-            if (row) await recordUsage(app, row.id, { deviceType: given(params, 'device_type'), countryCode: given(params, 'countryCode') });
+            if (row) await recordUsage(app, row.id, { deviceType: given(params, 'device_type'), countryCode: given(params, 'country_code') });
             break;
           }
         }
