@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -41,7 +42,22 @@ export class SkillCatalog {
     private readonly repo: SkillRepo,
   ) {}
 
+  /**
+   * The commit HEAD names, read from `.git` (HEAD, its loose ref, else packed-refs) rather than by
+   * starting git for every request; git itself when the layout is anything else.
+   */
   private async head(): Promise<string> {
+    const git = join(this.repo.root, '.git');
+    const head = (await readFile(join(git, 'HEAD'), 'utf8').catch(() => '')).trim();
+    const ref = /^ref: (refs\/[\w./-]+)$/.exec(head)?.[1];
+    if (/^[0-9a-f]{40}$/.test(head)) return head;
+    if (ref && !ref.includes('..')) {
+      const loose = (await readFile(join(git, ref), 'utf8').catch(() => '')).trim();
+      if (/^[0-9a-f]{40}$/.test(loose)) return loose;
+      const packed = await readFile(join(git, 'packed-refs'), 'utf8').catch(() => '');
+      const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`));
+      if (line && /^[0-9a-f]{40} /.test(line)) return line.slice(0, 40);
+    }
     const { stdout } = await run('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: this.repo.root }).catch(() => ({ stdout: '' }));
     return stdout.trim();
   }
