@@ -131,7 +131,12 @@ t.test('susi_skill_cms src/redux/reducers/skills.js: the metric lists show skill
   t.same(after.systemSkills.map((r: { skill_tag: string }) => r.skill_tag), ['capitals']);
   t.match(after.systemSkills[0], { systemSkill: true, reviewed: true, skill_rating: { stars: { four_star: 1, total_star: 1, avg_star: 4 } } });
 
-  // A new commit is seen at once (the catalog follows HEAD).
+  // The list is parsed once per commit: a file changed without a commit is not read again...
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(join(repo, 'models/general/Knowledge/en/capitals.txt'), HANDMADE.replace('Capital Cities', 'Uncommitted Name'));
+  const cached = (await get(app, cmsGet('/cms/getSkillMetricsData.json', { language: 'en' }))).body.metrics.newest;
+  t.ok(cached.some((r: { skill_name: string }) => r.skill_name === 'Capital Cities'), 'the cached list of this commit');
+  // ...and a new commit is seen at once (the catalog follows HEAD).
   commitDirectly(repo, { 'models/general/Knowledge/en/capitals.txt': HANDMADE.replace('Capital Cities', 'World Capitals') });
   const renamed = (await get(app, cmsGet('/cms/getSkillMetricsData.json', { language: 'en' }))).body.metrics.newest;
   t.ok(renamed.some((r: { skill_name: string }) => r.skill_name === 'World Capitals'));

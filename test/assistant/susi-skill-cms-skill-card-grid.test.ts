@@ -86,6 +86,11 @@ t.test('susi_skill_cms src/components/SkillCardGrid/SkillCardGrid.js: card image
     t.equal(res.headers['content-type'], 'image/png');
     res = await get('images/pic.webp');
     t.equal(res.headers['content-type'], 'image/webp');
+    commitDirectly(repo, { 'models/general/Knowledge/en/images/logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' });
+    res = await get('images/logo.svg');
+    t.equal(res.headers['content-type'], 'image/svg+xml');
+    t.match(res.headers['content-security-policy'], /sandbox/, 'an SVG runs no script');
+    t.equal(res.headers['x-content-type-options'], 'nosniff');
     res = await get('images/notes.png');
     t.equal(res.statusCode, 200);
     t.equal(res.headers['content-type'], 'image/png', 'not an image: the default image');
