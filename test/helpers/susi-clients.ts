@@ -5,7 +5,7 @@
  * only what a URL cannot hold (spaces become %20). Retrofit (susi_android) encodes every value.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** What the browser requests for a URL string: its path and query as the WHATWG URL parser leaves them. */
@@ -33,4 +33,13 @@ export function commitDirectly(repo: string, files: Record<string, string | Buff
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Hand', '-c', 'user.email=hand@example.org', '-c', 'commit.gpgsign=false', ...args], { cwd: repo });
   git('add', '--', ...Object.keys(files));
   git('commit', '-q', '-m', message);
+}
+
+/**
+ * Whether the committed OpenAPI document already describes these paths: tests of routes added on a
+ * branch check the contract once the document is regenerated with them (until then they cannot).
+ */
+export function contractCovers(...paths: string[]): boolean {
+  const document = JSON.parse(readFileSync(new URL('../../openapi/openapi.json', import.meta.url), 'utf8')) as { paths: Record<string, unknown> };
+  return paths.every((path) => path in document.paths);
 }
