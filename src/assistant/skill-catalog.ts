@@ -8,7 +8,7 @@ import { skills } from '../../db/schema/index.js';
 import { record, type SkillRecord, statsOf } from './metrics.js';
 import { parseSkillMetadata, type SkillFileMetadata } from './skill-file.js';
 import { skillRowOf, type SkillRow } from './skill-lookup.js';
-import type { SkillRepo } from './skill-repo.js';
+import { checkedName, type SkillRepo } from './skill-repo.js';
 
 const run = promisify(execFile);
 
@@ -23,6 +23,16 @@ export interface CatalogEntry {
   meta: SkillFileMetadata;
   /** The languages of the group holding a skill of the same name (the reference's supported_languages). */
   supported_languages: { language: string; name: string }[];
+}
+
+/** Whether a skill committed by hand has names this service can address (one checked segment each, at most 100 characters). */
+function named(...names: string[]) {
+  try {
+    for (const name of names) checkedName('name', name);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const keyOf = (s: { model: string; group: string; language: string; name: string }) => `${s.model}\0${s.group}\0${s.language}\0${s.name}`;
@@ -83,7 +93,7 @@ export class SkillCatalog {
         for (const language of await this.repo.list(join('models', model, group))) {
           const folder = join('models', model, group, language);
           for (const file of await this.repo.list(folder, true)) {
-            if (!file.endsWith('.txt')) continue;
+            if (!file.endsWith('.txt') || !named(model, group, language, file.slice(0, -4))) continue;
             const path = join(folder, file);
             const meta = parseSkillMetadata(await this.repo.read(path).catch(() => ''));
             entries.push({ model, group, language, name: file.slice(0, -4), path, meta, supported_languages: [] });

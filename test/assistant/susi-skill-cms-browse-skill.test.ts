@@ -85,7 +85,13 @@ t.test('susi_skill_cms src/redux/reducers/skills.js: the metric lists show skill
   const { app, repo } = await setup(t);
   const user = await seedUser(app);
   const admin = await seedUser(app, { admin: true });
-  commitDirectly(repo, { 'models/general/Knowledge/en/capitals.txt': HANDMADE, [`private/${user.id}/Knowledge/en/secretbot.txt`]: '::name Secret Bot\nhi\nhello\n' });
+  commitDirectly(repo, {
+    'models/general/Knowledge/en/capitals.txt': HANDMADE,
+    [`private/${user.id}/Knowledge/en/secretbot.txt`]: '::name Secret Bot\nhi\nhello\n',
+    // Names no request could address (too long, a leading dash) are left out, not a failure of the lists.
+    [`models/general/Knowledge/en/${'x'.repeat(150)}.txt`]: 'long\nname\n',
+    'models/general/Knowledge/en/-dash.txt': 'dash\nname\n',
+  });
   t.equal((await modify(app, user, { group: GAMES, skill: 'dice', content: '::name Dice\n::author Ada\nroll a die\nYou rolled a $1$.\n' })).statusCode, 200);
 
   // fetchMetricsSkills({languageValue}) -> ajax.get(url, {language}) with the cookie's token.
@@ -114,6 +120,7 @@ t.test('susi_skill_cms src/redux/reducers/skills.js: the metric lists show skill
   for (const k of ['creationTime', 'lastModifiedTime', 'lastAccessTime']) t.ok(Date.parse(capitals[k]), k);
   const all = JSON.stringify(metrics);
   t.notOk(all.includes('secretbot') || all.includes('Secret Bot'), 'a private bot is never listed');
+  t.notOk(all.includes('xxxxxxxxxx') || all.includes('-dash'), 'unaddressable names are not listed');
   const anonymous = await get(app, cmsGet('/cms/getSkillMetricsData.json', { language: 'en' }));
   t.notOk(JSON.stringify(anonymous.body).includes('secretbot'));
 
