@@ -18,6 +18,8 @@ export const skills = pgTable(
     staffPick: boolean('staff_pick').notNull().default(false),
     reviewed: boolean('reviewed').notNull().default(false),
     editable: boolean('editable').notNull().default(true),
+    /** A skill the assistant itself relies on (the reference's systemSkill status). */
+    systemSkill: boolean('system_skill').notNull().default(false),
     createdAt: stamp('created_at').notNull().defaultNow(),
     modifiedAt: stamp('modified_at').notNull().defaultNow(),
   },

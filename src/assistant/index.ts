@@ -10,6 +10,8 @@ import { metricsRoutes } from './metrics.js';
 import { ratingRoutes } from './ratings.js';
 import { SkillRepo } from './skill-repo.js';
 import { skillRoutes } from './skills.js';
+import { skillReadRoutes } from './skill-reads.js';
+import { chatRoutes } from './chat.js';
 import { AssistantAnswer, AssistantFailure, sendFailure, TAG } from './route.js';
 import { settingsFiles } from './settings-files.js';
 
@@ -39,6 +41,8 @@ export default async function assistant(app: FastifyInstance, { config, connect 
   const repo = new SkillRepo(config.SKILL_REPO_DIR);
   if (connect) await repo.init();
   await skillRoutes(app, repo, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS });
+  await skillReadRoutes(app, repo);
   await metricsRoutes(app, repo);
   await ratingRoutes(app, repo);
+  await chatRoutes(app, repo);
 }

@@ -4,6 +4,7 @@ import { skillRatings, skills, skillUsage } from '../../db/schema/index.js';
 import { AssistantError } from './identity.js';
 import { assistantRoute, type Params, params, SKILL_PARAMS } from './route.js';
 import { checkedName, type SkillRepo } from './skill-repo.js';
+import { type CatalogEntry, catalogOf } from './skill-catalog.js';
 import { existingSkill } from './skill-lookup.js';
 
 type Skill = typeof skills.$inferSelect;
@@ -17,60 +18,78 @@ const flag = (value: string | undefined, what: string) => {
   return value === 'true';
 };
 
-interface Stats {
+export interface Stats {
   stars: number[];
   feedback: number;
   usage: number;
 }
 
-/** A skill as the metric lists show it (the reference's record fields). */
-function record(skill: Skill, s: Stats) {
+/** The reference's skill_rating member (`positive`/`negative` are strings there). */
+export function skillRating(s: Stats) {
   const total = s.stars.reduce((a, b) => a + b, 0);
   const avg = total === 0 ? 0 : s.stars.reduce((sum, n, i) => sum + n * (i + 1), 0) / total;
+  return {
+    negative: '0',
+    positive: '0',
+    feedback_count: s.feedback,
+    bookmark_count: 0,
+    stars: {
+      one_star: s.stars[0]!,
+      two_star: s.stars[1]!,
+      three_star: s.stars[2]!,
+      four_star: s.stars[3]!,
+      five_star: s.stars[4]!,
+      avg_star: Math.round(avg * 100) / 100,
+      total_star: total,
+    },
+  };
+}
+
+/**
+ * A skill as the reference's getSkillMetadata records it (SusiMind.getSkillMetadata), the members in its
+ * order: the text members from the skill file (`::name`, `::image` as written, `::author`, ...), the
+ * status flags, ratings and usage from the row. Absent text members are `""`, not null: the Android
+ * app's Gson model (SkillData) holds them in non-null strings. Without the file (`file` undefined) the
+ * name and image come from the row.
+ */
+export function record(skill: Skill, s: Stats, file?: CatalogEntry) {
+  const meta = file?.meta;
+  const created = skill.createdAt.toISOString();
+  const modified = skill.modifiedAt.toISOString();
   return {
     model: skill.model,
     group: skill.group,
     language: skill.language,
-    developer_privacy_policy: null,
-    descriptions: null,
-    image: skill.image,
-    author: skill.authorEmail,
-    author_url: null,
-    author_email: skill.authorEmail,
-    skill_name: skill.name,
-    protected: false,
+    developer_privacy_policy: meta?.developer_privacy_policy ?? '',
+    descriptions: meta?.description ?? '',
+    image: meta?.image ?? (skill.image ? `images/${skill.image}` : ''),
+    author: meta?.author ?? '',
+    author_url: meta?.author_url ?? '',
+    author_email: meta?.author_email ?? '',
+    skill_name: meta?.name || file?.name || skill.name,
+    protected: meta?.protected ?? false,
     reviewed: skill.reviewed,
     editable: skill.editable,
     staffPick: skill.staffPick,
-    terms_of_use: null,
-    dynamic_content: false,
-    examples: [],
-    skill_rating: {
-      negative: '0',
-      positive: '0',
-      feedback_count: s.feedback,
-      bookmark_count: 0,
-      stars: {
-        one_star: s.stars[0],
-        two_star: s.stars[1],
-        three_star: s.stars[2],
-        four_star: s.stars[3],
-        five_star: s.stars[4],
-        avg_star: Math.round(avg * 100) / 100,
-        total_star: total,
-      },
-    },
+    systemSkill: skill.systemSkill,
+    terms_of_use: meta?.terms_of_use ?? '',
+    dynamic_content: meta?.dynamic_content ?? false,
+    examples: meta?.examples ?? [],
+    skill_rating: skillRating(s),
     usage_count: s.usage,
-    skill_tag: skill.name,
-    creationTime: skill.createdAt.toISOString(),
-    lastModifiedTime: skill.modifiedAt.toISOString(),
+    skill_tag: file?.name ?? skill.name,
+    supported_languages: file?.supported_languages ?? [{ language: skill.language, name: skill.name }],
+    creationTime: created,
+    lastModifiedTime: modified,
+    // No access times are kept (reading a skill is not a change); the last change stands in for it.
+    lastAccessTime: modified,
   };
 }
 
-type SkillRecord = ReturnType<typeof record>;
+export type SkillRecord = ReturnType<typeof record>;
 
 /** The reference's rating order: skills with at least 10 ratings first, then by average stars. */
-const byRating = (a: SkillRecord, b: SkillRecord) =>
+export const byRating = (a: SkillRecord, b: SkillRecord) =>
   Number(b.skill_rating.stars.total_star >= 10) - Number(a.skill_rating.stars.total_star >= 10) ||
   b.skill_rating.stars.avg_star - a.skill_rating.stars.avg_star;
 
@@ -82,10 +101,10 @@ export async function metricsRoutes(app: FastifyInstance, repo: SkillRepo) {
       url: '/cms/changeSkillStatus.json',
       method: ['GET', 'POST'],
       operationId: 'changeSkillStatus',
-      params: { ...SKILL_PARAMS, ...params({ staffPick: 'true or false', reviewed: 'true or false', editable: 'true or false' }) },
+      params: { ...SKILL_PARAMS, ...params({ staffPick: 'true or false', reviewed: 'true or false', editable: 'true or false', systemSkill: 'true or false' }) },
       failures: [400, 401, 422],
-      summary: 'Set staff pick, reviewed and editable',
-      description: 'Administrators; each of `staffPick`, `reviewed`, `editable` is `true` or `false`.',
+      summary: 'Set staff pick, reviewed, editable and system skill',
+      description: 'Administrators; each of `staffPick`, `reviewed`, `editable`, `systemSkill` is `true` or `false`.',
       minimal: 'admin',
     },
     async ({ params }) => {
@@ -94,6 +113,7 @@ export async function metricsRoutes(app: FastifyInstance, repo: SkillRepo) {
         staffPick: flag(params.staffPick, 'staffPick'),
         reviewed: flag(params.reviewed, 'reviewed'),
         editable: flag(params.editable, 'editable'),
+        systemSkill: flag(params.systemSkill, 'systemSkill'),
       };
       // No flag given is nothing to change (an UPDATE without a column to set is an error).
       if (Object.values(changes).some((v) => v !== undefined)) await app.db.update(skills).set(changes).where(eq(skills.id, skill.id));
@@ -112,7 +132,10 @@ export async function metricsRoutes(app: FastifyInstance, repo: SkillRepo) {
       summary: 'Skills by metric',
       description:
         '`language` (comma list, en), `model` (general), `group` (All), `count` (10), `duration` (days of usage; ' +
-        'all by default), `metrics` (`;`-separated group names, default `Games, Trivia and Accessories`).',
+        'all by default), `metrics` (`;`-separated group names, default `Games, Trivia and Accessories`). Every public skill ' +
+        'file of the repository is listed, its record read from the file (`skill_name` = `::name`, `image` = `::image`, ' +
+        '`author` = `::author`, examples, descriptions); lists newest, latest, rating, usage, feedback, staffPicks, ' +
+        'systemSkills and one per `metrics` group.',
       minimal: 'anonymous',
     },
     async ({ params }) => {
@@ -124,13 +147,10 @@ export async function metricsRoutes(app: FastifyInstance, repo: SkillRepo) {
       const group = params.group || 'All';
       const languages = (params.language || 'en').split(',').map((l) => checkedName('language', l.trim()));
       const names = (params.metrics || 'Games, Trivia and Accessories').split(';').map((m) => m.trim()).filter(Boolean);
-      const rows = await app.db
-        .select()
-        .from(skills)
-        .where(and(eq(skills.model, model), inArray(skills.language, languages), group === 'All' ? undefined : eq(skills.group, checkedName('group', group))));
-      const stats = new Map(await statsOf(app, rows.map((r) => r.id), duration));
-      const all = rows.map((r) => record(r, stats.get(r.id)!));
-      const top = (list: SkillRecord[], order: (a: SkillRecord, b: SkillRecord) => number) => [...list].sort(order).slice(0, count);
+      const wantedGroup = group === 'All' ? undefined : checkedName('group', group);
+      // The public skills of the repository's files (never the private trees), with their rows.
+      const all = await catalogOf(app, repo).records((e) => e.model === model && languages.includes(e.language) && (wantedGroup === undefined || e.group === wantedGroup), duration);
+      const top = (list: SkillRecord[], order?: (a: SkillRecord, b: SkillRecord) => number) => (order ? [...list].sort(order) : list).slice(0, count);
       const metrics: Record<string, SkillRecord[]> = {
         newest: top(all, (a, b) => b.creationTime.localeCompare(a.creationTime)),
         latest: top(all, (a, b) => b.lastModifiedTime.localeCompare(a.lastModifiedTime)),
@@ -138,6 +158,8 @@ export async function metricsRoutes(app: FastifyInstance, repo: SkillRepo) {
         usage: top(all, (a, b) => b.usage_count - a.usage_count),
         feedback: top(all, (a, b) => b.skill_rating.feedback_count - a.skill_rating.feedback_count),
         staffPicks: top(all.filter((r) => r.staffPick), byRating),
+        // The reference lists system skills in the order it found them (not sorted).
+        systemSkills: top(all.filter((r) => r.systemSkill)),
       };
       for (const name of names) metrics[name] = top(all.filter((r) => r.group === name), byRating);
       return { accepted: true, model, group, language: languages.join(','), metrics, message: 'Success: Fetched skill data based on metrics' };
@@ -146,7 +168,7 @@ export async function metricsRoutes(app: FastifyInstance, repo: SkillRepo) {
 }
 
 /** Star counts, feedback count and usage (over the last `duration` days, -1 for all) per skill. */
-async function statsOf(app: FastifyInstance, ids: number[], duration: number): Promise<[number, Stats][]> {
+export async function statsOf(app: FastifyInstance, ids: number[], duration: number): Promise<[number, Stats][]> {
   const stats = new Map<number, Stats>(ids.map((id) => [id, { stars: [0, 0, 0, 0, 0], feedback: 0, usage: 0 }]));
   if (ids.length === 0) return [];
   const ratings = await app.db

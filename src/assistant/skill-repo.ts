@@ -20,6 +20,13 @@ export function checkedName(what: string, value: string | undefined): string {
   return name;
 }
 
+/** The groups of the reference's skill data (susi_skill_data; the editor's admin skill list names the same twenty). */
+export const DEFAULT_GROUPS = [
+  'Business and Finance', 'Communication', 'Connected Car', 'Food and Drink', 'Games, Trivia and Accessories',
+  'Health and Fitness', 'Knowledge', 'Lifestyle', 'Movies and TV', 'Music and Audio', 'News', 'Novelty and Humour',
+  'Problem Solving', 'Productivity', 'Shopping', 'Social', 'Sports', 'Travel and Transportation', 'Utilities', 'Weather',
+];
+
 export interface SkillPath {
   model: string;
   group: string;
@@ -51,12 +58,22 @@ export class SkillRepo {
     });
   }
 
-  /** Creates the repository (with a first commit) when the folder is not one yet. */
+  /**
+   * Creates the repository when the folder is not one yet: its first commit holds the reference's
+   * groups (`models/general/<group>/en/`, kept by a `.gitkeep` that listings skip), so the editor's
+   * category and language lists work from the first start. An existing repository is left as it is.
+   */
   async init() {
     await mkdir(join(this.root, 'models'), { recursive: true });
     const isRepo = await stat(join(this.root, '.git')).then(() => true, () => false);
     if (isRepo) return;
     await this.git('init', '-q');
+    const keep = DEFAULT_GROUPS.map((group) => join('models', 'general', group, 'en', '.gitkeep'));
+    for (const path of keep) {
+      await mkdir(dirname(join(this.root, path)), { recursive: true });
+      await writeFile(join(this.root, path), '');
+    }
+    await this.git('add', '--', ...keep);
     await this.git('commit', '-q', '--allow-empty', '-m', 'Skill data repository');
   }
 

@@ -1,10 +1,8 @@
 import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { skills } from '../../db/schema/index.js';
-import { recordUsage } from './usage.js';
 import type { Caller } from '../auth/caller.js';
 import type { ImageLimits } from '../files/image.js';
 import { hasNul } from '../jsonapi/values.js';
@@ -30,7 +28,7 @@ async function upsertSkill(app: FastifyInstance, where: SkillPath, name: string,
 
 /**
  * The skill endpoints of `/cms`: createSkill (image upload, optional text), modifySkill (text, with
- * JSONP), the lists of models, groups and languages, and getSkill.
+ * JSONP), the lists of models and of a skill's languages (the other reads are in skill-reads.ts).
  */
 export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits: ImageLimits) {
   app.post(
@@ -127,40 +125,6 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
 
   assistantRoute(
     app,
-    { url: '/cms/getGroups.json', method: 'GET', operationId: 'getGroups',
-      params: params({ model: 'model (general)' }),
-      failures: [400], summary: 'List the groups of a model', description: '`model` (general).', minimal: 'anonymous' },
-    async ({ params }) => ({
-      accepted: true,
-      groups: await repo.list(join('models', checkedName('model', params.model || 'general'))),
-      message: 'Success: Fetched group list',
-    }),
-  );
-
-  assistantRoute(
-    app,
-    {
-      url: '/cms/getAllLanguages.json',
-      method: 'GET',
-      operationId: 'getAllLanguages',
-      params: params({ model: 'model (general)', group: 'group (Knowledge; All for every group)' }),
-      failures: [400],
-      summary: 'List the languages of a group',
-      description: '`model` (general), `group` (Knowledge; `All` for the languages of every group).',
-      minimal: 'anonymous',
-    },
-    async ({ params }) => {
-      const model = join('models', checkedName('model', params.model || 'general'));
-      const group = params.group || 'Knowledge';
-      const groups = group === 'All' ? await repo.list(model) : [checkedName('group', group)];
-      const languages = new Set<string>();
-      for (const g of groups) for (const l of await repo.list(join(model, g))) languages.add(l);
-      return { accepted: true, languagesArray: [...languages].sort() };
-    },
-  );
-
-  assistantRoute(
-    app,
     {
       url: '/cms/getLanguage.json',
       method: 'GET',
@@ -177,34 +141,6 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
       const found: string[] = [];
       for (const language of await repo.list(group)) if (await repo.exists(join(group, language, `${skill}.txt`))) found.push(language);
       return { accepted: true, languageJsonArray: found };
-    },
-  );
-
-  assistantRoute(
-    app,
-    {
-      url: '/cms/getSkill.json',
-      method: 'GET',
-      operationId: 'getSkill',
-      params: SKILL_PARAMS,
-      failures: [400, 404],
-      summary: 'A skill with its metadata',
-      description: '`model`, `group`, `language`, `skill`: the text and the metadata; counts one usage.',
-      minimal: 'anonymous',
-    },
-    async ({ params }) => {
-      const where = pathOf(params);
-      const skill = checkedName('skill', params.skill);
-      const path = join(repo.folder(where), `${skill}.txt`);
-      if (!(await repo.exists(path))) throw new AssistantError(404, 'Skill does not exist.');
-      const [row] = await app.db
-        .select()
-        .from(skills)
-        .where(and(eq(skills.model, where.model), eq(skills.group, where.group), eq(skills.language, where.language), eq(skills.name, skill)));
-      if (row) {
-        await recordUsage(app, row.id);
-      }
-      return { accepted: true, text: await repo.read(path), skill_metadata: row ? { ...where, skill_name: skill, author: row.authorEmail } : null };
     },
   );
 }

@@ -38,7 +38,7 @@ t.test('skill metrics: feeders and lists', async (t) => {
   for (let i = 0; i < 10; i++) pool.push(await seedUser(app));
 
   for (const [skill] of SKILLS) {
-    const res = await post(app, '/cms/modifySkill.json', { ...where(skill), content: `::name ${skill}\nhello ${skill}\n!example:hello ${skill}\n`, changelog: `add ${skill}` }, author.token);
+    const res = await post(app, '/cms/modifySkill.json', { ...where(skill), content: `::name ${skill}\n::author Author of ${skill}\n!example:hello ${skill}\nhello ${skill}\nHi from ${skill}\n`, changelog: `add ${skill}` }, author.token);
     t.equal(res.statusCode, 200, `create ${skill}`);
     t.equal(res.json().message, 'Skill Modified Successfully');
     await new Promise((r) => setTimeout(r, 5));
@@ -101,12 +101,9 @@ t.test('skill metrics: feeders and lists', async (t) => {
     for (let i = 0; i < n; i++) t.equal((await feedback(pool[i], skill, `fb ${i}`)).statusCode, 200);
   }
 
-  // --- usage: bravo 3 and alpha 1 today via getSkill; rows for the others ---
-  for (let i = 0; i < 3; i++) {
-    const g = await app.inject({ method: 'GET', url: `/cms/getSkill.json?${new URLSearchParams(where('bravo'))}` });
-    t.equal(g.statusCode, 200, 'getSkill');
-  }
-  t.equal((await app.inject({ method: 'GET', url: '/cms/getSkill.json?skill=alpha' })).statusCode, 200);
+  // --- usage: bravo 3 and alpha 1 today (chat answers count them: test/assistant/susi-skill-cms-conversation-view.test.ts); reading a skill counts none ---
+  t.equal((await app.inject({ method: 'GET', url: '/cms/getSkill.json?skill=alpha' })).json().accepted, true, 'getSkill');
+  await app.sql`insert into skill_usage (skill_id, day, count) values (${ids.bravo!}, current_date, 3), (${ids.alpha!}, current_date, 1)`;
   await app.sql`insert into skill_usage (skill_id, day, count) values
     (${ids.echo!}, current_date - 30, 5), (${ids.charlie!}, current_date, 2), (${ids.delta!}, current_date - 10, 4)`;
 
@@ -125,14 +122,14 @@ t.test('skill metrics: feeders and lists', async (t) => {
   // bravo is modified last: first in `latest`, creation time unchanged.
   const before = (await metrics(app)).body.metrics.newest.find((r: { skill_name: string }) => r.skill_name === 'bravo');
   await new Promise((r) => setTimeout(r, 5));
-  res = await post(app, '/cms/modifySkill.json', { ...where('bravo'), content: 'changed', changelog: 'change bravo' }, author.token);
+  res = await post(app, '/cms/modifySkill.json', { ...where('bravo'), content: '::name bravo\n::author Author of bravo\n!example:hello bravo\nchanged', changelog: 'change bravo' }, author.token);
   t.equal(res.statusCode, 200);
 
   // --- the lists, en and de ---
   let m = await metrics(app, { language: 'en,de' });
   t.equal(m.status, 200);
   t.match(m.body, { accepted: true, model: 'general', group: 'All', language: 'en,de', message: 'Success: Fetched skill data based on metrics', session: { identity: { anonymous: true } } });
-  t.same(Object.keys(m.body.metrics).sort(), ['feedback', 'latest', 'newest', 'rating', 'staffPicks', 'usage', GAMES].sort(), 'the lists');
+  t.same(Object.keys(m.body.metrics).sort(), ['feedback', 'latest', 'newest', 'rating', 'staffPicks', 'systemSkills', 'usage', GAMES].sort(), 'the lists');
   const all = m.body.metrics;
   t.same(names(all.newest), ['echo', 'delta', 'charlie', 'bravo', 'alpha'], 'newest');
   t.same(names(all.latest), ['bravo', 'echo', 'delta', 'charlie', 'alpha'], 'latest');
@@ -144,7 +141,7 @@ t.test('skill metrics: feeders and lists', async (t) => {
 
   // The record fields.
   const bravo = all.rating.find((r: { skill_name: string }) => r.skill_name === 'bravo');
-  t.match(bravo, { skill_name: 'bravo', author: author.email, model: 'general', group: GAMES, language: 'en', image: null, usage_count: 3, staffPick: false });
+  t.match(bravo, { skill_name: 'bravo', author: 'Author of bravo', author_email: '', model: 'general', group: GAMES, language: 'en', image: '', usage_count: 3, staffPick: false, systemSkill: false, examples: ['hello bravo'], skill_tag: 'bravo' });
   t.same(bravo.skill_rating.stars, { one_star: 0, two_star: 0, three_star: 0, four_star: 1, five_star: 1, avg_star: 4.5, total_star: 2 });
   t.equal(bravo.skill_rating.feedback_count, 1);
   for (const key of ['descriptions', 'examples', 'creationTime', 'lastModifiedTime']) t.ok(key in bravo, `record has ${key}`);
@@ -177,7 +174,7 @@ t.test('skill metrics: feeders and lists', async (t) => {
   t.same(names(m.body.metrics.staffPicks), ['charlie', 'echo']);
   t.same(names(m.body.metrics[GAMES]), ['charlie', 'bravo']);
   m = await metrics(app, { language: 'en,de', count: '1' });
-  for (const [k, v] of Object.entries(m.body.metrics)) t.equal((v as unknown[]).length, 1, `count=1: ${k}`);
+  for (const [k, v] of Object.entries(m.body.metrics)) t.equal((v as unknown[]).length, k === "systemSkills" ? 0 : 1, `count=1: ${k}`);
 
   // group filter.
   m = await metrics(app, { language: 'en,de', group: 'Knowledge' });
@@ -190,7 +187,7 @@ t.test('skill metrics: feeders and lists', async (t) => {
 
   // Custom metrics lists replace the default one.
   m = await metrics(app, { language: 'en,de', metrics: 'Knowledge;Entertainment' });
-  t.same(Object.keys(m.body.metrics).sort(), ['Entertainment', 'Knowledge', 'feedback', 'latest', 'newest', 'rating', 'staffPicks', 'usage'].sort());
+  t.same(Object.keys(m.body.metrics).sort(), ['Entertainment', 'Knowledge', 'feedback', 'latest', 'newest', 'rating', 'staffPicks', 'systemSkills', 'usage'].sort());
   t.same(names(m.body.metrics.Knowledge), ['alpha', 'delta']);
   t.same(names(m.body.metrics.Entertainment), ['echo']);
 
@@ -215,8 +212,13 @@ t.test('skill metrics: feeders and lists', async (t) => {
 
   // Default count is 10.
   for (let i = 0; i < 12; i++) {
-    await app.sql`insert into skills (model, group_name, language, name) values ('general', 'Knowledge', 'fr', ${`extra${i}`})`;
+    const written = await post(app, '/cms/modifySkill.json', { model: 'general', group: 'Knowledge', language: 'fr', skill: `extra${i}`, content: `bonjour ${i}\nsalut\n`, changelog: `extra ${i}` }, author.token);
+    t.equal(written.statusCode, 200);
   }
+  // A row without a skill file is no skill (the lists come from the files).
+  await app.sql`insert into skills (model, group_name, language, name) values ('general', 'Knowledge', 'fr', 'rowonly')`;
   m = await metrics(app, { language: 'fr', metrics: 'Knowledge' });
   for (const k of ['newest', 'latest', 'rating', 'usage', 'feedback', 'Knowledge']) t.equal(m.body.metrics[k].length, 10, `default count: ${k}`);
+  m = await metrics(app, { language: 'fr', count: '20' });
+  t.equal(m.body.metrics.newest.length, 12, 'the row without a file is not listed');
 });

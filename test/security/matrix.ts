@@ -45,7 +45,7 @@ export function faceOf(key: string): Face | undefined {
   const [method, path] = baseOf(key).split(' ') as [string, string];
   // The generator's own paths and the v2 web form's POST / (nothing else is served at /).
   if (/^\/api\//.test(path) || path === '/') return 'appgen';
-  if (/^\/(cms|aaa|data)\//.test(path)) return 'assistant';
+  if (/^\/(cms|aaa|data|susi)\//.test(path)) return 'assistant';
   if (!/^\/(v1|auth|static)\//.test(path)) return undefined;
   if (method === 'GET' || method === 'HEAD') return 'v1-read';
   return EVENT_RECORDS.test(`${path}/`) ? 'v1-records' : 'v1-write';
@@ -140,7 +140,7 @@ export function fill(path: string, ids: Record<string, string>): string {
 function refusalProblem(path: string, res: Answer): string | undefined {
   const b = res.body;
   if (path.startsWith('/api/')) return b?.status === 'error' && b.code === res.status ? undefined : 'not {"status": "error", "code"}';
-  if (/^\/(cms|aaa|data)\//.test(path)) return b?.accepted === false && typeof b.message === 'string' ? undefined : 'not {"accepted": false, "message"}';
+  if (/^\/(cms|aaa|data|susi)\//.test(path)) return b?.accepted === false && typeof b.message === 'string' ? undefined : 'not {"accepted": false, "message"}';
   return b?.errors?.[0]?.status === String(res.status) && b.jsonapi?.version === '1.0' ? undefined : 'not a JSON:API error document';
 }
 
@@ -157,7 +157,7 @@ export function judge(t: Test, label: string, path: string, res: Answer, expecte
   if (expected >= 400) {
     const problem = refusalProblem(path, res);
     if (problem) t.fail(`${label}: the refusal is ${problem}: ${JSON.stringify(res.body)?.slice(0, 300)}`);
-  } else if (/^\/(cms|aaa)\//.test(path) && res.body?.accepted !== true) t.fail(`${label}: not accepted: ${JSON.stringify(res.body)}`);
+  } else if (/^\/(cms|aaa|susi)\/.*(?<!\.png)$/.test(path) && res.body?.accepted !== true) t.fail(`${label}: not accepted: ${JSON.stringify(res.body)}`);
 }
 
 /** Runs every entry of `face` for every caller: one request per cell, built by its recipe (or just the filled path). */

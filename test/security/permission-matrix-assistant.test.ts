@@ -119,6 +119,12 @@ t.test('assistant routes x callers', async (t) => {
       return { query: withToken(caller, skill) };
     },
     'GET /cms/getDeviceWiseSkillUsage.json': query(skill),
+    'GET /cms/getImage.png': query({ model: 'general', group: 'Knowledge', language: 'en', image: 'images/matrix.png' }),
+    'GET /cms/getSkillMetadata.json': query(skill),
+    'GET /cms/getSkillList.json': query({ applyFilter: 'true', filter_name: 'ascending', filter_type: 'lexicographical' }),
+    'GET /cms/getSkillsByAuthor.json': query({ author_email: users.owner.email }),
+    'GET /susi/chat.json': query({ q: 'hello', instant: 'hello\nhi there' }),
+    'POST /susi/chat.json': form({ q: 'hello', instant: 'hello\nhi there' }),
   };
   // The token is a parameter here, never the Authorization header.
   const noHeader = Object.fromEntries(CALLERS.map((c) => [c, undefined])) as Record<Caller, undefined>;

@@ -522,6 +522,13 @@ export const MATRIX: Record<string, Row> = {
   'GET /cms/getSkillUsage.json': everyone(200),
   'GET /cms/getCountryWiseSkillUsage.json': everyone(200),
   'GET /cms/getDeviceWiseSkillUsage.json': everyone(200),
+  // Reads: images (the default image when the caller's private tree has none), metadata, lists, the chat.
+  'GET /cms/getImage.png': everyone(200),
+  'GET /cms/getSkillMetadata.json': everyone(200),
+  'GET /cms/getSkillList.json': everyone(200),
+  'GET /cms/getSkillsByAuthor.json': everyone(200),
+  'GET /susi/chat.json': everyone(200),
+  'POST /susi/chat.json': everyone(200),
 
   // The app generator: public by design (rate limited per address and mailbox); only POST builds.
   'POST /api/api.php': everyone(202),

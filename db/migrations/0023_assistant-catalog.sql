@@ -1,0 +1,1 @@
+ALTER TABLE "skills" ADD COLUMN "system_skill" boolean DEFAULT false NOT NULL;
