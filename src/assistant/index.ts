@@ -7,6 +7,8 @@ import { accountRoutes } from './accounts.js';
 import { metricsRoutes } from './metrics.js';
 import { SkillRepo } from './skill-repo.js';
 import { skillRoutes } from './skills.js';
+import { skillHistoryRoutes } from './skill-history.js';
+import { draftRoutes } from './drafts.js';
 import { AssistantAnswer, AssistantFailure, sendFailure, TAG } from './route.js';
 import { settingsFiles } from './settings-files.js';
 
@@ -35,4 +37,6 @@ export default async function assistant(app: FastifyInstance, { config, connect 
   if (connect) await repo.init();
   await skillRoutes(app, repo, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS });
   await metricsRoutes(app, repo);
+  await skillHistoryRoutes(app, repo);
+  await draftRoutes(app);
 }
