@@ -175,12 +175,13 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
       if (params.OldSkill !== undefined || params.NewSkill !== undefined) return modifyFromEditor(app, repo, limits, params, files, identity, caller!);
       const where = pathOf(params);
       const skill = checkedName('skill', params.skill);
+      const file = join(repo.folder(where), `${skill}.txt`);
       if (!params.changelog) throw new AssistantError(400, 'A changelog (the commit message) is required');
       // git takes the message as an argument, and no process argument can hold a NUL.
       if (hasNul(params.changelog)) throw new AssistantError(400, 'The changelog must not contain NUL characters');
       if (!params.content) throw new AssistantError(400, 'modification is empty');
       await checkEditable(app, identity, where, skill);
-      const commit = await repo.commit({ [join(repo.folder(where), `${skill}.txt`)]: params.content }, caller!.email, params.changelog);
+      const commit = await repo.commit({ [file]: params.content }, caller!.email, params.changelog);
       const [latest] = await repo.log(1);
       if (latest?.hash !== commit) throw new AssistantError(500, 'The change was not committed');
       await upsertSkill(app, where, skill, caller!);
