@@ -44,10 +44,11 @@ export const failures = (codes: number[], descriptions: Record<number, string> =
   Object.fromEntries(
     [...new Set([...codes, 503])].map((code) => [
       code,
-      Type.Ref(AssistantFailure, {
+      {
         description: descriptions[code] ?? (code === 503 ? UNAVAILABLE : 'Refused: `{"accepted": false, "message"}`'),
         ...(code === 429 || code === 503 ? { headers: RETRY_AFTER } : {}),
-      }),
+        content: { 'application/json': { schema: Type.Ref(AssistantFailure) }, 'application/javascript': { schema: { type: 'string' } } },
+      },
     ]),
   );
 
