@@ -113,30 +113,33 @@ export async function skillHistoryRoutes(app: FastifyInstance, repo: SkillRepo) 
       minimal: 'user',
     },
     async ({ params, caller, identity }) => {
-      let path: string;
-      let name: string;
-      let rowId: number | undefined;
-      if (isPrivate(params)) {
-        const folder = privateFolder(caller!.id, params.group || 'Knowledge', params.language || 'en');
-        name = checkedName('skill', params.skill);
-        const wanted = `${name}.txt`.toLowerCase();
-        const file = (await repo.list(folder, true)).find((f) => f.toLowerCase() === wanted);
-        if (!file) throw new AssistantError(422, 'Skill does not exist.');
-        path = join(folder, file);
-        name = file.slice(0, -4);
-      } else {
-        const { ref, row } = await existingSkill(app, repo, params);
-        if (rank(identity.role) < rank('admin') && row.authorId !== caller!.id && row.authorEmail !== caller!.email) {
-          throw new AssistantError(403, 'Must be admin to delete a skill');
+      // What is checked holds until the commit: no other change runs in between.
+      return repo.exclusive(async (write) => {
+        let path: string;
+        let name: string;
+        let rowId: number | undefined;
+        if (isPrivate(params)) {
+          const folder = privateFolder(caller!.id, params.group || 'Knowledge', params.language || 'en');
+          name = checkedName('skill', params.skill);
+          const wanted = `${name}.txt`.toLowerCase();
+          const file = (await repo.list(folder, true)).find((f) => f.toLowerCase() === wanted);
+          if (!file) throw new AssistantError(422, 'Skill does not exist.');
+          path = join(folder, file);
+          name = file.slice(0, -4);
+        } else {
+          const { ref, row } = await existingSkill(app, repo, params);
+          if (rank(identity.role) < rank('admin') && row.authorId !== caller!.id && row.authorEmail !== caller!.email) {
+            throw new AssistantError(403, 'Must be admin to delete a skill');
+          }
+          path = ref.path;
+          name = ref.name;
+          rowId = row.id;
         }
-        path = ref.path;
-        name = ref.name;
-        rowId = row.id;
-      }
-      await repo.change({ move: [[path, join('deleted', path)]] }, caller!.email, `Deleted ${name}`);
-      // The lists read the rows: a deleted skill leaves them (undoDeleteSkill makes a new row).
-      if (rowId !== undefined) await app.db.delete(skills).where(eq(skills.id, rowId));
-      return { accepted: true, message: `Deleted ${name}` };
+        await write({ move: [[path, join('deleted', path)]] }, caller!.email, `Deleted ${name}`);
+        // The lists read the rows: a deleted skill leaves them (undoDeleteSkill makes a new row).
+        if (rowId !== undefined) await app.db.delete(skills).where(eq(skills.id, rowId));
+        return { accepted: true, message: `Deleted ${name}` };
+      });
     },
   );
 
@@ -158,20 +161,23 @@ export async function skillHistoryRoutes(app: FastifyInstance, repo: SkillRepo) 
       minimal: 'user',
     },
     async ({ params, caller, identity }) => {
-      const ref = skillRefOf(repo, params);
-      const folder = join('deleted', repo.folder(ref.where));
-      const wanted = `${ref.name}.txt`.toLowerCase();
-      const file = (await repo.list(folder, true)).find((f) => f.toLowerCase() === wanted);
-      if (!file) throw new AssistantError(422, 'Skill does not exist in the deleted skills.');
-      const deleted = join(folder, file);
-      if (rank(identity.role) < rank('admin') && parseSkillMetadata(await repo.read(deleted)).author_email !== caller!.email) {
-        throw new AssistantError(403, 'Must be admin or the author to restore a skill');
-      }
-      const restored = { ...ref, name: file.slice(0, -4), path: join(repo.folder(ref.where), file) };
-      if (await skillFileOf(repo, restored)) throw new AssistantError(409, 'A skill of that name exists again');
-      await repo.change({ move: [[deleted, restored.path]] }, caller!.email, `Undo Delete ${restored.name}`);
-      await skillRowOf(app, repo, restored);
-      return { accepted: true, message: `Restored ${restored.name} successfully!` };
+      // What is checked holds until the commit: no other change runs in between.
+      return repo.exclusive(async (write) => {
+        const ref = skillRefOf(repo, params);
+        const folder = join('deleted', repo.folder(ref.where));
+        const wanted = `${ref.name}.txt`.toLowerCase();
+        const file = (await repo.list(folder, true)).find((f) => f.toLowerCase() === wanted);
+        if (!file) throw new AssistantError(422, 'Skill does not exist in the deleted skills.');
+        const deleted = join(folder, file);
+        if (rank(identity.role) < rank('admin') && parseSkillMetadata(await repo.read(deleted)).author_email !== caller!.email) {
+          throw new AssistantError(403, 'Must be admin or the author to restore a skill');
+        }
+        const restored = { ...ref, name: file.slice(0, -4), path: join(repo.folder(ref.where), file) };
+        if (await skillFileOf(repo, restored)) throw new AssistantError(409, 'A skill of that name exists again');
+        await write({ move: [[deleted, restored.path]] }, caller!.email, `Undo Delete ${restored.name}`);
+        await skillRowOf(app, repo, restored);
+        return { accepted: true, message: `Restored ${restored.name} successfully!` };
+      });
     },
   );
 

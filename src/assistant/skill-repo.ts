@@ -104,31 +104,41 @@ export class SkillRepo {
    * history under the new name; an existing target is replaced), then removed, then written.
    */
   change(changes: RepoChanges, author: string, message: string): Promise<string> {
-    const next = this.queue.then(async () => {
-      const touched: string[] = [];
-      for (const [from, to] of changes.move ?? []) {
-        if (from === to) continue;
-        await mkdir(dirname(join(this.root, to)), { recursive: true });
-        await this.git('mv', '-f', '--', from, to);
-      }
-      const removed = changes.remove ?? [];
-      if (removed.length > 0) await this.git('rm', '-q', '-f', '--ignore-unmatch', '--', ...removed);
-      for (const [path, content] of Object.entries(changes.write ?? {})) {
-        const full = join(this.root, path);
-        await mkdir(dirname(full), { recursive: true });
-        const partial = `${full}.${process.pid}.partial`;
-        await writeFile(partial, content);
-        await rename(partial, full);
-        touched.push(path);
-      }
-      if (touched.length > 0) await this.git('add', '--', ...touched);
-      const email = author.replace(/[<>\n\r]/g, '');
-      // Saving the text unchanged still records its changelog (and must not fail: git refuses empty commits).
-      await this.git('commit', '-q', '--allow-empty', '--author', `${email} <${email}>`, '-m', message || 'Changed skill');
-      return (await this.git('rev-parse', 'HEAD')).stdout.trim();
-    });
+    return this.exclusive((write) => write(changes, author, message));
+  }
+
+  /**
+   * Runs `fn` with the repository to itself: what it checks (a name is free, a file is there) still
+   * holds when it writes through `write` (one commit per call), as no other change runs in between.
+   */
+  exclusive<T>(fn: (write: (changes: RepoChanges, author: string, message: string) => Promise<string>) => Promise<T>): Promise<T> {
+    const next = this.queue.then(() => fn((changes, author, message) => this.apply(changes, author, message)));
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  private async apply(changes: RepoChanges, author: string, message: string): Promise<string> {
+    const touched: string[] = [];
+    for (const [from, to] of changes.move ?? []) {
+      if (from === to) continue;
+      await mkdir(dirname(join(this.root, to)), { recursive: true });
+      await this.git('mv', '-f', '--', from, to);
+    }
+    const removed = changes.remove ?? [];
+    if (removed.length > 0) await this.git('rm', '-q', '-f', '--ignore-unmatch', '--', ...removed);
+    for (const [path, content] of Object.entries(changes.write ?? {})) {
+      const full = join(this.root, path);
+      await mkdir(dirname(full), { recursive: true });
+      const partial = `${full}.${process.pid}.partial`;
+      await writeFile(partial, content);
+      await rename(partial, full);
+      touched.push(path);
+    }
+    if (touched.length > 0) await this.git('add', '--', ...touched);
+    const email = author.replace(/[<>\n\r]/g, '');
+    // Saving the text unchanged still records its changelog (and must not fail: git refuses empty commits).
+    await this.git('commit', '-q', '--allow-empty', '--author', `${email} <${email}>`, '-m', message || 'Changed skill');
+    return (await this.git('rev-parse', 'HEAD')).stdout.trim();
   }
 
   /**

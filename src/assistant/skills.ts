@@ -114,14 +114,17 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
         const skill = checkedName('skill', fields.skill);
         const imageName = imageNameOf(fields.image_name);
         if (image && !imageName) return answer({ accepted: false, message: 'The Image name are not given or Image with same name is already present ' });
-        const skillFile = join(folder, `${skill}.txt`);
-        // The reference's refusal, naming the path inside the repository rather than on this server's disk.
-        const existing = await fileIn(repo, folder, skill);
-        if (existing) return answer({ accepted: false, message: `The '${existing}' already exists.` });
-        const files: Record<string, Buffer | string> = { [skillFile]: fields.content ?? '' };
+        const files: Record<string, Buffer | string> = { [join(folder, `${skill}.txt`)]: fields.content ?? '' };
         // As the reference, an image of the same name is replaced.
         if (image) files[join(folder, 'images', imageName!)] = await toJpeg(image, limits);
-        const commit = await repo.commit(files, caller.email, `Created ${skill}`);
+        const written = await repo.exclusive(async (write) => {
+          // The reference's refusal, naming the path inside the repository rather than on this server's disk.
+          const existing = await fileIn(repo, folder, skill);
+          if (existing) return { refused: `The '${existing}' already exists.` };
+          return { commit: await write({ write: files }, caller.email, `Created ${skill}`) };
+        });
+        if ('refused' in written) return answer({ accepted: false, message: written.refused });
+        const { commit } = written;
         if (!bot) await upsertSkill(app, where, skill, caller, imageName ?? imageText);
         return answer({ accepted: true, message: bot ? `Bot ${skill} created` : `Skill ${skill} created`, commit });
       } catch (err) {
@@ -335,48 +338,54 @@ async function modifyFromEditor(
   const changelog = p.changelog || `Modified ${oldName}`;
   if (hasNul(changelog)) throw new AssistantError(400, 'The changelog must not contain NUL characters');
 
-  const oldPath = await fileIn(repo, oldFolder, oldName);
-  if (!oldPath || p.content === undefined) return { accepted: false, message: "Skill doesn't exists" };
-  const actualOld = oldPath.slice(oldFolder.length + 1, -4);
-  const newName = wantedName ?? actualOld;
-  if (!bot) {
-    await checkEditable(app, identity, oldWhere, actualOld);
-    if (newFolder !== oldFolder) await checkEditable(app, identity, newWhere, newName);
-  }
-  const newPath = join(newFolder, `${newName}.txt`);
-  const moving = newPath !== oldPath;
-  if (moving && (await fileIn(repo, newFolder, newName)) && newPath.toLowerCase() !== oldPath.toLowerCase()) {
-    return { accepted: false, message: `The '${newPath}' already exists.` };
-  }
-
-  const changes: Required<RepoChanges> = { move: [], remove: [], write: {} };
-  if (moving) changes.move.push([oldPath, newPath]);
-  changes.write[newPath] = p.content;
-  const oldImagePath = oldImage && join(oldFolder, 'images', oldImage);
-  const newImagePath = newImage && join(newFolder, 'images', newImage);
   const image = p.imageChanged === 'true' ? files.image : undefined;
-  if (image) {
-    if (!newImagePath) return { accepted: false, message: 'The Image name not given or Image with same name is already present ' };
-    if (oldImagePath && oldImagePath !== newImagePath && (await repo.exists(oldImagePath))) changes.remove.push(oldImagePath);
-    changes.write[newImagePath] = await toJpeg(image.data, limits);
-  } else if (oldImagePath && newImagePath && oldImagePath !== newImagePath && (await repo.exists(oldImagePath)) && !(await repo.exists(newImagePath))) {
-    // A rename (image_name_changed), a move to another folder, or susi_skill_cms's image change, whose form
-    // carries the text `undefined` instead of the file: the picture keeps its bytes under the new name.
-    changes.move.push([oldImagePath, newImagePath]);
-  }
-  const commit = await repo.change(changes, caller.email, changelog);
-
-  if (!bot) {
-    if (moving) {
-      const [row] = await app.db.select({ id: skills.id }).from(skills).where(keyOf(oldWhere, actualOld));
-      if (row) {
-        // A row at the new place has no file (the name was free): the moved skill keeps its ratings and usage.
-        await app.db.delete(skills).where(keyOf(newWhere, newName));
-        await app.db.update(skills).set({ ...newWhere, name: newName }).where(eq(skills.id, row.id));
-      }
+  if (image && !newImage) return { accepted: false, message: 'The Image name not given or Image with same name is already present ' };
+  const jpeg = image ? await toJpeg(image.data, limits) : undefined;
+  const content = p.content;
+  if (content === undefined) return { accepted: false, message: "Skill doesn't exists" };
+  // What is checked (the skill is there, the new name free) holds until the commit.
+  return repo.exclusive(async (write) => {
+    const oldPath = await fileIn(repo, oldFolder, oldName);
+    if (!oldPath) return { accepted: false, message: "Skill doesn't exists" };
+    const actualOld = oldPath.slice(oldFolder.length + 1, -4);
+    const newName = wantedName ?? actualOld;
+    if (!bot) {
+      await checkEditable(app, identity, oldWhere, actualOld);
+      if (newFolder !== oldFolder) await checkEditable(app, identity, newWhere, newName);
     }
-    const row = await skillRowOf(app, repo, { where: newWhere, name: newName, path: newPath });
-    await app.db.update(skills).set({ modifiedAt: new Date(), ...(newImage ? { image: newImage } : {}) }).where(eq(skills.id, row.id));
-  }
-  return { accepted: true, message: 'Skill updated', commit };
+    const newPath = join(newFolder, `${newName}.txt`);
+    const moving = newPath !== oldPath;
+    if (moving && (await fileIn(repo, newFolder, newName)) && newPath.toLowerCase() !== oldPath.toLowerCase()) {
+      return { accepted: false, message: `The '${newPath}' already exists.` };
+    }
+
+    const changes: Required<RepoChanges> = { move: [], remove: [], write: {} };
+    if (moving) changes.move.push([oldPath, newPath]);
+    changes.write[newPath] = content;
+    const oldImagePath = oldImage && join(oldFolder, 'images', oldImage);
+    const newImagePath = newImage && join(newFolder, 'images', newImage);
+    if (jpeg && newImagePath) {
+      if (oldImagePath && oldImagePath !== newImagePath && (await repo.exists(oldImagePath))) changes.remove.push(oldImagePath);
+      changes.write[newImagePath] = jpeg;
+    } else if (oldImagePath && newImagePath && oldImagePath !== newImagePath && (await repo.exists(oldImagePath)) && !(await repo.exists(newImagePath))) {
+      // A rename (image_name_changed), a move to another folder, or susi_skill_cms's image change, whose form
+      // carries the text `undefined` instead of the file: the picture keeps its bytes under the new name.
+      changes.move.push([oldImagePath, newImagePath]);
+    }
+    const commit = await write(changes, caller.email, changelog);
+
+    if (!bot) {
+      if (moving) {
+        const [row] = await app.db.select({ id: skills.id }).from(skills).where(keyOf(oldWhere, actualOld));
+        if (row) {
+          // A row at the new place has no file (the name was free): the moved skill keeps its ratings and usage.
+          await app.db.delete(skills).where(keyOf(newWhere, newName));
+          await app.db.update(skills).set({ ...newWhere, name: newName }).where(eq(skills.id, row.id));
+        }
+      }
+      const row = await skillRowOf(app, repo, { where: newWhere, name: newName, path: newPath });
+      await app.db.update(skills).set({ modifiedAt: new Date(), ...(newImage ? { image: newImage } : {}) }).where(eq(skills.id, row.id));
+    }
+    return { accepted: true, message: 'Skill updated', commit };
+  });
 }

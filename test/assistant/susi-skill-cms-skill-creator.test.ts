@@ -103,6 +103,12 @@ t.test('skill editors', async (t) => {
       t.equal(res.body.accepted, false);
     }
     t.equal(head(), headBefore, 'nothing committed');
+
+    const racing = await Promise.all(
+      [author, other, author, other].map((u, i) => create(u.token, { group: 'Science', name: 'Race', imageUrl: `images/race${i}.png`, file: png, code: `racer ${i}` })),
+    );
+    t.equal(racing.filter((r) => r.body.accepted === true).length, 1, 'concurrent creates of one name: exactly one is taken');
+    t.same(racing.filter((r) => r.body.accepted !== true).map((r) => r.body.message), Array(3).fill("The 'models/general/Science/en/Race.txt' already exists."));
   });
 
   t.test('susi_skill_cms SkillCreator.js: save an edit, rename, move, change the image', async (t) => {
