@@ -23,6 +23,19 @@ export function javaDate(iso: string): string {
   return `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} UTC ${d.getUTCFullYear()}`;
 }
 
+/**
+ * The files under `deleted/` whose deletion is older than KEEP_DELETED_DAYS (the reference's cron
+ * purges them; here the next deletion does, with a commit of its own, so the history keeps them).
+ */
+export async function expiredDeletions(repo: SkillRepo, now: Date): Promise<string[]> {
+  const expired: string[] = [];
+  for (const path of await repo.files('deleted')) {
+    const [last] = await repo.history(path, 1);
+    if (last && now.getTime() - new Date(last.date).getTime() > KEEP_DELETED_DAYS * 86_400_000) expired.push(path);
+  }
+  return expired;
+}
+
 /** One commit as HistorySkillService and GetFileAtCommitID answer it. */
 const commitJson = (c: CommitInfo) => ({
   commitRev: `commit ${c.hash} ${Math.floor(new Date(c.date).getTime() / 1000)} -----p`,
@@ -108,7 +121,8 @@ export async function skillHistoryRoutes(app: FastifyInstance, repo: SkillRepo) 
       summary: 'Delete a skill or a bot',
       description:
         '`model`, `group`, `language`, `skill`, `private`. The file moves to `deleted/` in the skill repository (one ' +
-        `commit) and waits there ${KEEP_DELETED_DAYS} days (undoDeleteSkill restores it). Public skills: administrators ` +
+        `commit) and waits there ${KEEP_DELETED_DAYS} days (undoDeleteSkill restores it; a later deletion purges what waited ` +
+        'longer, in a commit of its own). Public skills: administrators ' +
         'and the author; bots (`private=1`): their owner.',
       minimal: 'user',
     },
@@ -136,6 +150,8 @@ export async function skillHistoryRoutes(app: FastifyInstance, repo: SkillRepo) 
           rowId = row.id;
         }
         await write({ move: [[path, join('deleted', path)]] }, caller!.email, `Deleted ${name}`);
+        const expired = await expiredDeletions(repo, new Date());
+        if (expired.length > 0) await write({ remove: expired }, caller!.email, `Purged ${expired.length} skill(s) deleted more than ${KEEP_DELETED_DAYS} days ago`);
         // The lists read the rows: a deleted skill leaves them (undoDeleteSkill makes a new row).
         if (rowId !== undefined) await app.db.delete(skills).where(eq(skills.id, rowId));
         return { accepted: true, message: `Deleted ${name}` };

@@ -4,7 +4,8 @@
  * then modifySkill with the old text), and the deletion calls of src/api/index.js (deleteSkill,
  * undoDeleteSkill, skillsToBeDeleted).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { makeImage } from '../helpers/images.js';
@@ -162,5 +163,22 @@ t.test('skill history', async (t) => {
       }
     }
     t.equal((await ajaxGet('/cms/deleteSkill.json', { ...skill, skill: 'Nope' }, admin.token)).status, 422);
+  });
+
+  t.test('skills deleted more than 30 days ago are purged by the next deletion', async (t) => {
+    // A deletion of long ago, committed as the service would have then.
+    const old = 'deleted/models/general/Fun/en/Ancient.txt';
+    execFileSync('mkdir', ['-p', join(repo, 'deleted/models/general/Fun/en')]);
+    await writeFile(join(repo, old), '::name Ancient\nold|ancient\nOld.');
+    git(repo, 'add', '--', old);
+    git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '--date=2020-01-01T00:00:00Z', '-m', 'Deleted Ancient');
+    const listed = await ajaxGet('/cms/skillsToBeDeleted.json', {}, admin.token);
+    t.ok(listed.body.skills.some((s: { testskill: string }) => s.testskill === 'Ancient'));
+    await postForm('/cms/createSkill.json', { group: 'Fun', skill: 'Fresh', content: 'fresh|new\nNew.', image: 'images/default.png', image_name: 'default.png', access_token: author.token });
+    t.equal((await ajaxGet('/cms/deleteSkill.json', { ...skill, skill: 'Fresh' }, author.token)).body.accepted, true);
+    t.notOk(await exists(join(repo, old)), 'the old deletion is purged');
+    t.ok(await exists(join(repo, 'deleted/models/general/Fun/en/Fresh.txt')), 'the new one waits');
+    t.match(git(repo, 'log', '-2', '--format=%s'), /^Purged 1 skill\(s\) deleted more than 30 days ago\nDeleted Fresh\n$/);
+    t.equal(git(repo, 'status', '--porcelain'), '');
   });
 });
