@@ -35,4 +35,12 @@ ALTER TABLE "skill_device_usage" ADD CONSTRAINT "skill_device_usage_skill_id_ski
 ALTER TABLE "skill_reports" ADD CONSTRAINT "skill_reports_skill_id_skills_id_fk" FOREIGN KEY ("skill_id") REFERENCES "public"."skills"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "skill_reports" ADD CONSTRAINT "skill_reports_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "skill_votes" ADD CONSTRAINT "skill_votes_skill_id_skills_id_fk" FOREIGN KEY ("skill_id") REFERENCES "public"."skills"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "skill_reports_user_id_idx" ON "skill_reports" USING btree ("user_id");
+CREATE INDEX "skill_reports_user_id_idx" ON "skill_reports" USING btree ("user_id");--> statement-breakpoint
+-- hand-written (assistant-ratings): the new tables notify their changes like every other (read-cache test)
+CREATE TRIGGER oe_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON public.skill_country_usage FOR EACH STATEMENT EXECUTE FUNCTION oe_notify_change();
+--> statement-breakpoint
+CREATE TRIGGER oe_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON public.skill_device_usage FOR EACH STATEMENT EXECUTE FUNCTION oe_notify_change();
+--> statement-breakpoint
+CREATE TRIGGER oe_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON public.skill_reports FOR EACH STATEMENT EXECUTE FUNCTION oe_notify_change();
+--> statement-breakpoint
+CREATE TRIGGER oe_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON public.skill_votes FOR EACH STATEMENT EXECUTE FUNCTION oe_notify_change();

@@ -13,3 +13,4 @@ export * from './social.js';
 export * from './groups.js';
 export * from './streams.js';
 export * from './role-invites.js';
+export * from './assistant-drafts.js';

@@ -12,6 +12,8 @@ import { SkillRepo } from './skill-repo.js';
 import { skillRoutes } from './skills.js';
 import { skillReadRoutes } from './skill-reads.js';
 import { chatRoutes } from './chat.js';
+import { skillHistoryRoutes } from './skill-history.js';
+import { draftRoutes } from './drafts.js';
 import { AssistantAnswer, AssistantFailure, sendFailure, TAG } from './route.js';
 import { settingsFiles } from './settings-files.js';
 
@@ -45,4 +47,6 @@ export default async function assistant(app: FastifyInstance, { config, connect 
   await metricsRoutes(app, repo);
   await ratingRoutes(app, repo);
   await chatRoutes(app, repo);
+  await skillHistoryRoutes(app, repo);
+  await draftRoutes(app);
 }

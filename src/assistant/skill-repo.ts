@@ -1,10 +1,39 @@
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { AssistantError } from './identity.js';
 
 const run = promisify(execFile);
+
+/** A full or abbreviated commit id: hex only, so it can never be read as an option or a revision expression. */
+export const COMMIT_ID = /^[0-9a-f]{4,40}$/i;
+
+export interface RepoChanges {
+  /** [from, to] paths moved with `git mv`. */
+  move?: [string, string][];
+  remove?: string[];
+  write?: Record<string, Buffer | string>;
+}
+
+export interface CommitInfo {
+  hash: string;
+  authorName: string;
+  authorEmail: string;
+  /** Author date, ISO 8601. */
+  date: string;
+  subject: string;
+  /** The file's path in this commit (history only). */
+  path?: string;
+}
+
+const COMMIT_FORMAT = '%x1e%H%x00%an%x00%ae%x00%aI%x00%s';
+
+function commitOf(line: string): CommitInfo | undefined {
+  const [hash, authorName, authorEmail, date, subject] = line.split('\0');
+  if (!hash || !/^[0-9a-f]{40}$/.test(hash)) return undefined;
+  return { hash, authorName: authorName ?? '', authorEmail: authorEmail ?? '', date: date ?? '', subject: subject ?? '' };
+}
 
 /**
  * A model, group, language, skill or image name: one plain path segment in any script (`Wetter_für_Köln`),
@@ -84,22 +113,90 @@ export class SkillRepo {
 
   /** Writes files (relative path -> bytes) and commits them; answers the new commit's id. */
   commit(files: Record<string, Buffer | string>, author: string, message: string): Promise<string> {
-    const next = this.queue.then(async () => {
-      for (const [path, content] of Object.entries(files)) {
-        const full = join(this.root, path);
-        await mkdir(dirname(full), { recursive: true });
-        const partial = `${full}.${process.pid}.partial`;
-        await writeFile(partial, content);
-        await rename(partial, full);
-      }
-      await this.git('add', '--', ...Object.keys(files));
-      const email = author.replace(/[<>\n\r]/g, '');
-      // Saving the text unchanged still records its changelog (and must not fail: git refuses empty commits).
-      await this.git('commit', '-q', '--allow-empty', '--author', `${email} <${email}>`, '-m', message || 'Changed skill');
-      return (await this.git('rev-parse', 'HEAD')).stdout.trim();
-    });
+    return this.change({ write: files }, author, message);
+  }
+
+  /**
+   * One commit of several changes: files moved first (`git mv`, so `git log --follow` finds the
+   * history under the new name; an existing target is replaced), then removed, then written.
+   */
+  change(changes: RepoChanges, author: string, message: string): Promise<string> {
+    return this.exclusive((write) => write(changes, author, message));
+  }
+
+  /**
+   * Runs `fn` with the repository to itself: what it checks (a name is free, a file is there) still
+   * holds when it writes through `write` (one commit per call), as no other change runs in between.
+   */
+  exclusive<T>(fn: (write: (changes: RepoChanges, author: string, message: string) => Promise<string>) => Promise<T>): Promise<T> {
+    const next = this.queue.then(() => fn((changes, author, message) => this.apply(changes, author, message)));
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  private async apply(changes: RepoChanges, author: string, message: string): Promise<string> {
+    const touched: string[] = [];
+    for (const [from, to] of changes.move ?? []) {
+      if (from === to) continue;
+      await mkdir(dirname(join(this.root, to)), { recursive: true });
+      await this.git('mv', '-f', '--', from, to);
+    }
+    const removed = changes.remove ?? [];
+    if (removed.length > 0) await this.git('rm', '-q', '-f', '--ignore-unmatch', '--', ...removed);
+    for (const [path, content] of Object.entries(changes.write ?? {})) {
+      const full = join(this.root, path);
+      await mkdir(dirname(full), { recursive: true });
+      const partial = `${full}.${process.pid}.partial`;
+      await writeFile(partial, content);
+      await rename(partial, full);
+      touched.push(path);
+    }
+    if (touched.length > 0) await this.git('add', '--', ...touched);
+    const email = author.replace(/[<>\n\r]/g, '');
+    // Saving the text unchanged still records its changelog (and must not fail: git refuses empty commits).
+    await this.git('commit', '-q', '--allow-empty', '--author', `${email} <${email}>`, '-m', message || 'Changed skill');
+    return (await this.git('rev-parse', 'HEAD')).stdout.trim();
+  }
+
+  /**
+   * The commits that changed a file, newest first, following renames (`git log --follow`): each with
+   * the path the file had in it.
+   */
+  async history(path: string, limit = 500): Promise<CommitInfo[]> {
+    const { stdout } = await this.git('log', '--follow', `-${limit}`, '--name-only', `--format=${COMMIT_FORMAT}`, '--', path);
+    const commits: CommitInfo[] = [];
+    for (const chunk of stdout.split('\x1e').slice(1)) {
+      const [head, ...rest] = chunk.split('\n');
+      const info = commitOf(head!);
+      if (!info) continue;
+      info.path = rest.map((l) => l.trim()).find(Boolean) ?? path;
+      commits.push(info);
+    }
+    return commits;
+  }
+
+  /** A commit named by a full or abbreviated hex id; undefined when there is none. */
+  async commitInfo(id: string): Promise<CommitInfo | undefined> {
+    if (!COMMIT_ID.test(id)) return undefined;
+    const hash = await this.git('rev-parse', '-q', '--verify', '--end-of-options', `${id}^{commit}`).then((r) => r.stdout.trim(), () => undefined);
+    if (!hash) return undefined;
+    const { stdout } = await this.git('log', '-1', `--format=${COMMIT_FORMAT}`, hash, '--');
+    return commitOf(stdout.replace(/^\x1e/, '').trim());
+  }
+
+  /** The text of a file at a commit (a full hash); undefined when the commit does not hold it. */
+  async readAt(hash: string, path: string): Promise<string | undefined> {
+    if (!/^[0-9a-f]{40}$/.test(hash)) return undefined;
+    return this.git('cat-file', 'blob', `${hash}:${path}`).then((r) => r.stdout, () => undefined);
+  }
+
+  /** Every file under `path` (relative to the repository), recursively. */
+  async files(path: string): Promise<string[]> {
+    const entries = await readdir(join(this.root, path), { recursive: true, withFileTypes: true }).catch(() => []);
+    return entries
+      .filter((e) => e.isFile())
+      .map((e) => relative(this.root, join(e.parentPath, e.name)))
+      .sort();
   }
 
   /** Author, message and paths of the latest commits (newest first). */

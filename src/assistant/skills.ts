@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { and, eq } from 'drizzle-orm';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
@@ -6,9 +7,10 @@ import { skills } from '../../db/schema/index.js';
 import type { Caller } from '../auth/caller.js';
 import type { ImageLimits } from '../files/image.js';
 import { hasNul } from '../jsonapi/values.js';
-import { AssistantError, identify, requireRole, sessionOf } from './identity.js';
-import { AssistantAnswer, assistantRoute, failures, type Params, params, requestParams, send, sendFailure, SKILL_PARAMS, TAG } from './route.js';
-import { checkedName, type SkillPath, type SkillRepo } from './skill-repo.js';
+import { AssistantError, identify, rank, requireRole, sessionOf, type Identity } from './identity.js';
+import { AssistantAnswer, assistantRoute, failures, type FormFile, type Params, params, requestParams, send, sendFailure, SKILL_PARAMS, TAG } from './route.js';
+import { skillRowOf } from './skill-lookup.js';
+import { checkedName, privateFolder, type RepoChanges, type SkillPath, type SkillRepo } from './skill-repo.js';
 
 /** model, group and language with the reference's defaults. */
 const pathOf = (p: Params): SkillPath => ({ model: p.model || 'general', group: p.group || 'Knowledge', language: p.language || 'en' });
@@ -26,9 +28,48 @@ async function upsertSkill(app: FastifyInstance, where: SkillPath, name: string,
   return row!;
 }
 
+const keyOf = (where: SkillPath, name: string) =>
+  and(eq(skills.model, where.model), eq(skills.group, where.group), eq(skills.language, where.language), eq(skills.name, name));
+
+/** `private=1` (the bot builder): any value but an empty one, `0` or `false`, as the reference takes any. */
+export const isPrivate = (p: Params) => p.private !== undefined && !['', '0', 'false'].includes(p.private);
+
+/** An image name as clients send it (`images/x.jpg` or `x.jpg`): one checked segment. */
+const imageNameOf = (value: string | undefined) => (value ? checkedName('image', value.replace(/^images\//, '')) : undefined);
+
+/** The image as a JPEG (512 x 512 for skill images), within the pixel limit; 422 when it is no image. */
+export async function toJpeg(data: Buffer, limits: ImageLimits, square = true): Promise<Buffer> {
+  let image = sharp(data, { limitInputPixels: limits.maxPixels });
+  if (square) image = image.resize(512, 512, { fit: 'fill' });
+  return image
+    .flatten({ background: '#ffffff' })
+    .jpeg()
+    .toBuffer()
+    .catch(() => {
+      throw new AssistantError(422, 'The image could not be read');
+    });
+}
+
 /**
- * The skill endpoints of `/cms`: createSkill (image upload, optional text), modifySkill (text, with
- * JSONP), the lists of models and of a skill's languages (the other reads are in skill-reads.ts).
+ * Who may change a public skill: any user, as the reference, unless it is marked not `editable`
+ * (changeSkillStatus), then administrators only.
+ */
+async function checkEditable(app: FastifyInstance, identity: Identity, where: SkillPath, name: string) {
+  const [row] = await app.db.select({ editable: skills.editable }).from(skills).where(keyOf(where, name));
+  if (row && !row.editable && rank(identity.role) < rank('admin')) throw new AssistantError(403, 'This skill is not editable; only administrators may change it');
+}
+
+/** A skill file in `folder` whose name matches ignoring case (the reference's lookup), or undefined. */
+async function fileIn(repo: SkillRepo, folder: string, name: string): Promise<string | undefined> {
+  const wanted = `${name}.txt`.toLowerCase();
+  const file = (await repo.list(folder, true)).find((f) => f.toLowerCase() === wanted);
+  return file ? join(folder, file) : undefined;
+}
+
+/**
+ * The skill endpoints of `/cms`: createSkill (text and image), modifySkill (the editor's move, rename
+ * and image change, and the 2017 text-only form with JSONP), uploadImage, and the lists of models and of
+ * a skill's languages (the other reads are in skill-reads.ts).
  */
 export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits: ImageLimits) {
   app.post(
@@ -37,14 +78,19 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
       schema: {
         tags: [TAG],
         operationId: 'createSkill',
-        summary: 'Create a skill image (and optionally the skill)',
+        summary: 'Create a skill (or a private bot) with its image',
         description:
-          'multipart/form-data: `image` (file), `image_name`, `model` (general), `group` (Knowledge), `language` ' +
-          '(en), optional `skill` and `content`, `access_token`. The image is stored as a 512 x 512 JPEG in the ' +
-          "language's `images` folder and committed.",
+          'multipart/form-data as the skill editors send it: `skill` (the name, required), `model` (general), `group` ' +
+          '(Knowledge), `language` (en), `content` (the text), `image` (a file: stored as a 512 x 512 JPEG under ' +
+          '`image_name` in the language\'s `images` folder, replacing one of that name; or a text such as ' +
+          '`images/default.png`: nothing is stored and the default image is served), `image_name`, `private` (`1`: a ' +
+          'bot of the caller, stored under private/<user>/<group>/<language>, never listed publicly), `access_token`. ' +
+          'One commit.',
         consumes: ['multipart/form-data'],
         response: {
-          200: Type.Ref(AssistantAnswer, { description: '`accepted` true, or false with the reason (no image, image name missing or taken, skill already there: nothing is written)' }),
+          200: Type.Ref(AssistantAnswer, {
+            description: '`accepted` true, or false with the reason (no skill name, no image, image name missing, skill already there: nothing is written)',
+          }),
           ...failures([400, 401, 413, 415, 422], { 415: 'The body is of a media type the server does not read (send multipart/form-data)' }),
         },
       },
@@ -53,34 +99,33 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
       try {
         if (!request.isMultipart()) throw new AssistantError(400, 'Send the skill as multipart/form-data');
         const { params: fields, files: parts } = await requestParams(request, ['image'], limits.maxBytes);
-        const image = parts.image?.data;
         const identity = await identify(app, request, fields);
         const caller = requireRole(identity, 'user');
         const answer = (body: object) => send(reply, 200, { ...body, session: sessionOf(identity, request) });
-        if (!image) return answer({ accepted: false, message: 'Image not given' });
+        if (!fields.skill) return answer({ accepted: false, message: 'Skill name is not given' });
+        const image = parts.image?.data;
+        // susi.ai sends `image=images/default.png` as text when the author chose no picture.
+        const imageText = image ? undefined : imageNameOf(fields.image);
+        if (!image && !imageText) return answer({ accepted: false, message: 'Image not given' });
         const where = pathOf(fields);
-        const folder = repo.folder(where);
-        const imageName = fields.image_name ? checkedName('image', fields.image_name) : undefined;
-        if (!imageName || (await repo.exists(join(folder, 'images', imageName)))) {
-          return answer({ accepted: false, message: 'The Image name are not given or Image with same name is already present ' });
-        }
-        const skill = fields.skill ? checkedName('skill', fields.skill) : undefined;
-        const skillFile = skill ? join(folder, `${skill}.txt`) : undefined;
-        // The reference's refusal, naming the path inside the repository rather than on this server's disk.
-        if (skillFile && (await repo.exists(skillFile))) return answer({ accepted: false, message: `The '${skillFile}' already exists.` });
-        const jpeg = await sharp(image, { limitInputPixels: limits.maxPixels })
-          .resize(512, 512, { fit: 'fill' })
-          .flatten({ background: '#ffffff' })
-          .jpeg()
-          .toBuffer()
-          .catch(() => {
-            throw new AssistantError(422, 'The image could not be read');
-          });
-        const files: Record<string, Buffer | string> = { [join(folder, 'images', imageName)]: jpeg };
-        if (skillFile) files[skillFile] = fields.content ?? '';
-        await repo.commit(files, caller.email, skill ? `Created ${skill}` : `Added image ${imageName}`);
-        if (skill) await upsertSkill(app, where, skill, caller, imageName);
-        return answer({ accepted: true, message: skill ? `Skill ${skill} created` : `Image ${imageName} stored` });
+        const bot = isPrivate(fields);
+        const folder = bot ? privateFolder(caller.id, where.group, where.language) : repo.folder(where);
+        const skill = checkedName('skill', fields.skill);
+        const imageName = imageNameOf(fields.image_name);
+        if (image && !imageName) return answer({ accepted: false, message: 'The Image name are not given or Image with same name is already present ' });
+        const files: Record<string, Buffer | string> = { [join(folder, `${skill}.txt`)]: fields.content ?? '' };
+        // As the reference, an image of the same name is replaced.
+        if (image) files[join(folder, 'images', imageName!)] = await toJpeg(image, limits);
+        const written = await repo.exclusive(async (write) => {
+          // The reference's refusal, naming the path inside the repository rather than on this server's disk.
+          const existing = await fileIn(repo, folder, skill);
+          if (existing) return { refused: `The '${existing}' already exists.` };
+          return { commit: await write({ write: files }, caller.email, `Created ${skill}`) };
+        });
+        if ('refused' in written) return answer({ accepted: false, message: written.refused });
+        const { commit } = written;
+        if (!bot) await upsertSkill(app, where, skill, caller, imageName ?? imageText);
+        return answer({ accepted: true, message: bot ? `Bot ${skill} created` : `Skill ${skill} created`, commit });
       } catch (err) {
         return sendFailure(reply, err);
       }
@@ -93,26 +138,84 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
       url: '/cms/modifySkill.json',
       method: ['GET', 'POST'],
       operationId: 'modifySkill',
-      params: { ...SKILL_PARAMS, ...params({ content: 'the skill text', changelog: 'the commit message', callback: 'JSONP: a JavaScript identifier path' }) },
-      failures: [400, 401],
-      summary: 'Create or modify the text of a skill',
+      params: {
+        ...SKILL_PARAMS,
+        ...params({
+          content: 'the skill text',
+          changelog: 'the commit message (the editor form: default `Modified <skill>`)',
+          OldModel: 'editor form: the model the skill is in (general)',
+          OldGroup: 'editor form: the group the skill is in (Knowledge)',
+          OldLanguage: 'editor form: the language the skill is in (en)',
+          OldSkill: 'editor form: the name of the skill to change',
+          NewModel: 'editor form: the model to move it to (the old one)',
+          NewGroup: 'editor form: the group to move it to (the old one)',
+          NewLanguage: 'editor form: the language to move it to (the old one)',
+          NewSkill: 'editor form: the new name (the old one; blanks become `_`)',
+          imageChanged: 'editor form: `true` when `image` is a new picture',
+          image_name_changed: 'editor form: `true` when the image is renamed',
+          old_image_name: 'editor form: the current image (`x.jpg` or `images/x.jpg`)',
+          new_image_name: 'editor form: the new image name',
+          private: 'editor form: `1` for a bot of the caller (private/<user>/<group>/<language>)',
+        }),
+      },
+      files: ['image'],
+      maxFileBytes: limits.maxBytes,
+      failures: [400, 401, 403, 413, 422],
+      failureDescriptions: { 403: 'The skill is not editable (only administrators may change it)' },
+      summary: 'Change a skill: its text, name, place and image',
       description:
-        '`model`, `group`, `language`, `skill`, `content`, `changelog` (the commit message), `access_token`; ' +
-        'GET with `callback` answers JSONP. `accepted` is true only when the commit exists.',
+        'The editor form (POST multipart, as susi_skill_cms and susi.ai send it): `OldModel`, `OldGroup`, `OldLanguage`, ' +
+        '`OldSkill`, `NewModel`, `NewGroup`, `NewLanguage`, `NewSkill`, `content`, `changelog`, `imageChanged` with an ' +
+        '`image` file, `old_image_name`, `new_image_name`, `image_name_changed`, `private=1`: the skill is moved or renamed ' +
+        '(git mv: its history follows), the image replaced or renamed, all in one commit; `{"accepted": true, "message": ' +
+        '"Skill updated"}`; a skill that does not exist or a name taken is `accepted` false. The 2017 form: `model`, ' +
+        '`group`, `language`, `skill`, `content`, `changelog` (required), GET with `callback` for JSONP. Any user may ' +
+        'change public skills, except those marked not editable (administrators only).',
       minimal: 'user',
     },
-    async ({ params, caller }) => {
+    async ({ params, files, caller, identity }) => {
+      if (params.OldSkill !== undefined || params.NewSkill !== undefined) return modifyFromEditor(app, repo, limits, params, files, identity, caller!);
       const where = pathOf(params);
       const skill = checkedName('skill', params.skill);
+      const file = join(repo.folder(where), `${skill}.txt`);
       if (!params.changelog) throw new AssistantError(400, 'A changelog (the commit message) is required');
       // git takes the message as an argument, and no process argument can hold a NUL.
       if (hasNul(params.changelog)) throw new AssistantError(400, 'The changelog must not contain NUL characters');
       if (!params.content) throw new AssistantError(400, 'modification is empty');
-      const commit = await repo.commit({ [join(repo.folder(where), `${skill}.txt`)]: params.content }, caller!.email, params.changelog);
+      await checkEditable(app, identity, where, skill);
+      const commit = await repo.commit({ [file]: params.content }, caller!.email, params.changelog);
       const [latest] = await repo.log(1);
       if (latest?.hash !== commit) throw new AssistantError(500, 'The change was not committed');
       await upsertSkill(app, where, skill, caller!);
       return { accepted: true, message: 'Skill Modified Successfully', commit };
+    },
+  );
+
+  assistantRoute(
+    app,
+    {
+      url: '/cms/uploadImage.json',
+      method: 'POST',
+      operationId: 'uploadImage',
+      params: params({ image_name: 'the file name of the image' }),
+      files: ['image'],
+      maxFileBytes: limits.maxBytes,
+      failures: [400, 401, 413, 422],
+      summary: 'Upload an image (a bot avatar or background)',
+      description:
+        'multipart/form-data: `image` (file), `image_name`, `access_token`. Stored as JPEG in the skill repository at ' +
+        '`uploads/<user id>/<time>_<image_name>` (one commit); answers `image_path` = `<user id>/<time>_<image_name>`, ' +
+        'which GET /cms/getImage.png?image=<image_path> serves.',
+      minimal: 'user',
+    },
+    async ({ params, files, caller }) => {
+      if (!files.image) return { accepted: false, message: 'Image not given' };
+      if (!params.image_name) return { accepted: false, message: 'The Image name is not given' };
+      const name = `${Date.now()}_${checkedName('image', params.image_name)}`;
+      checkedName('image', name);
+      const jpeg = await toJpeg(files.image.data, limits, false);
+      await repo.commit({ [join('uploads', String(caller!.id), name)]: jpeg }, caller!.email, `Uploaded image ${name}`);
+      return { accepted: true, message: 'Image uploaded', image_path: `${caller!.id}/${name}` };
     },
   );
 
@@ -143,4 +246,83 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
       return { accepted: true, languageJsonArray: found };
     },
   );
+}
+
+/**
+ * modifySkill as the editors send it: the skill at Old* is written with `content` and moved to New*
+ * (git mv, so its history follows), its image replaced (`imageChanged` with a file) or renamed, in one
+ * commit. A private bot (`private=1`) lives in the caller's own folder, so only its owner reaches it.
+ */
+async function modifyFromEditor(
+  app: FastifyInstance,
+  repo: SkillRepo,
+  limits: ImageLimits,
+  p: Params,
+  files: Record<string, FormFile>,
+  identity: Identity,
+  caller: Caller,
+) {
+  const bot = isPrivate(p);
+  const oldWhere = { model: p.OldModel || 'general', group: p.OldGroup || 'Knowledge', language: p.OldLanguage || 'en' };
+  const newWhere = { model: p.NewModel || oldWhere.model, group: p.NewGroup || oldWhere.group, language: p.NewLanguage || oldWhere.language };
+  const folderOf = (where: SkillPath) => (bot ? privateFolder(caller.id, where.group, where.language) : repo.folder(where));
+  const oldFolder = folderOf(oldWhere);
+  const newFolder = folderOf(newWhere);
+  const oldName = checkedName('skill', p.OldSkill);
+  const wantedName = p.NewSkill?.trim() ? checkedName('skill', p.NewSkill.trim().replace(/\s+/g, '_')) : undefined;
+  const oldImage = imageNameOf(p.old_image_name);
+  const newImage = imageNameOf(p.new_image_name) ?? oldImage;
+  const changelog = p.changelog || `Modified ${oldName}`;
+  if (hasNul(changelog)) throw new AssistantError(400, 'The changelog must not contain NUL characters');
+
+  const image = p.imageChanged === 'true' ? files.image : undefined;
+  if (image && !newImage) return { accepted: false, message: 'The Image name not given or Image with same name is already present ' };
+  const jpeg = image ? await toJpeg(image.data, limits) : undefined;
+  const content = p.content;
+  if (content === undefined) return { accepted: false, message: "Skill doesn't exists" };
+  // What is checked (the skill is there, the new name free) holds until the commit.
+  return repo.exclusive(async (write) => {
+    const oldPath = await fileIn(repo, oldFolder, oldName);
+    if (!oldPath) return { accepted: false, message: "Skill doesn't exists" };
+    const actualOld = oldPath.slice(oldFolder.length + 1, -4);
+    const newName = wantedName ?? actualOld;
+    if (!bot) {
+      await checkEditable(app, identity, oldWhere, actualOld);
+      if (newFolder !== oldFolder) await checkEditable(app, identity, newWhere, newName);
+    }
+    const newPath = join(newFolder, `${newName}.txt`);
+    const moving = newPath !== oldPath;
+    if (moving && (await fileIn(repo, newFolder, newName)) && newPath.toLowerCase() !== oldPath.toLowerCase()) {
+      return { accepted: false, message: `The '${newPath}' already exists.` };
+    }
+
+    const changes: Required<RepoChanges> = { move: [], remove: [], write: {} };
+    if (moving) changes.move.push([oldPath, newPath]);
+    changes.write[newPath] = content;
+    const oldImagePath = oldImage && join(oldFolder, 'images', oldImage);
+    const newImagePath = newImage && join(newFolder, 'images', newImage);
+    if (jpeg && newImagePath) {
+      if (oldImagePath && oldImagePath !== newImagePath && (await repo.exists(oldImagePath))) changes.remove.push(oldImagePath);
+      changes.write[newImagePath] = jpeg;
+    } else if (oldImagePath && newImagePath && oldImagePath !== newImagePath && (await repo.exists(oldImagePath)) && !(await repo.exists(newImagePath))) {
+      // A rename (image_name_changed), a move to another folder, or susi_skill_cms's image change, whose form
+      // carries the text `undefined` instead of the file: the picture keeps its bytes under the new name.
+      changes.move.push([oldImagePath, newImagePath]);
+    }
+    const commit = await write(changes, caller.email, changelog);
+
+    if (!bot) {
+      if (moving) {
+        const [row] = await app.db.select({ id: skills.id }).from(skills).where(keyOf(oldWhere, actualOld));
+        if (row) {
+          // A row at the new place has no file (the name was free): the moved skill keeps its ratings and usage.
+          await app.db.delete(skills).where(keyOf(newWhere, newName));
+          await app.db.update(skills).set({ ...newWhere, name: newName }).where(eq(skills.id, row.id));
+        }
+      }
+      const row = await skillRowOf(app, repo, { where: newWhere, name: newName, path: newPath });
+      await app.db.update(skills).set({ modifiedAt: new Date(), ...(newImage ? { image: newImage } : {}) }).where(eq(skills.id, row.id));
+    }
+    return { accepted: true, message: 'Skill updated', commit };
+  });
 }

@@ -41,34 +41,38 @@ t.test('skills', async (t) => {
     t.match(anon.body.message, /^Base user role not sufficient/);
     t.equal(anon.headers['access-control-allow-origin'], '*');
 
-    const noImage = await create(app, [], { image_name: 'x.jpg' });
+    const noSkill = await create(app, [['image', 'a.png', png]], { image_name: 'x.jpg' });
+    t.equal(noSkill.status, 200);
+    t.same([noSkill.body.accepted, noSkill.body.message], [false, 'Skill name is not given']);
+
+    const noImage = await create(app, [], { image_name: 'x.jpg', skill: 'noimage' });
     t.equal(noImage.status, 200);
     t.equal(noImage.body.accepted, false);
     t.equal(noImage.body.message, 'Image not given');
     t.equal(noImage.headers['content-type'], 'application/json; charset=utf-8');
 
-    const noName = await create(app, [['image', 'a.png', png]], {});
+    const noName = await create(app, [['image', 'a.png', png]], { skill: 'noname' });
     t.equal(noName.status, 200);
     t.same([noName.body.accepted, noName.body.message], [false, 'The Image name are not given or Image with same name is already present ']);
 
-    const first = await create(app, [['image', 'a.png', png]], { image_name: 'dup.jpg' });
+    const first = await create(app, [['image', 'a.png', png]], { image_name: 'dup.jpg', skill: 'dup1' });
     t.equal(first.body.accepted, true, JSON.stringify(first.body));
-    const dup = await create(app, [['image', 'a.png', png]], { image_name: 'dup.jpg' });
+    const dup = await create(app, [['image', 'a.png', await makeImage('png', 30, 30)]], { image_name: 'dup.jpg', skill: 'dup2' });
     t.equal(dup.status, 200);
-    t.same([dup.body.accepted, dup.body.message], [false, 'The Image name are not given or Image with same name is already present ']);
-    t.equal(git(repo, 'log', '--format=%s').split('\n').filter((s) => s.includes('dup.jpg')).length, 1, 'the duplicate made no commit');
+    t.equal(dup.body.accepted, true, 'an image of the same name is replaced, as the reference does');
+    t.equal(git(repo, 'log', '--format=%s').split('\n').filter((s) => s.startsWith('Created dup')).length, 2);
   });
 
   t.test('createSkill stores a 512x512 JPEG whatever the input, the text, and commits', async (t) => {
     const inputs: [ImageFormat, number, number][] = [['png', 40, 30], ['jpeg', 1200, 700], ['gif', 16, 64], ['webp', 513, 2]];
     for (const [format, w, h] of inputs) {
       const name = `pic-${format}.jpg`;
-      const res = await create(app, [['image', `in.${format}`, await makeImage(format, w, h)]], { image_name: name, model: 'general', group: 'Knowledge', language: 'de' });
+      const res = await create(app, [['image', `in.${format}`, await makeImage(format, w, h)]], { image_name: name, model: 'general', group: 'Knowledge', language: 'de', skill: `pic_${format}` });
       t.equal(res.status, 200);
       t.equal(res.body.accepted, true, JSON.stringify(res.body));
       const meta = await sharp(await readFile(join(repo, 'models/general/Knowledge/de/images', name))).metadata();
       t.same([meta.format, meta.width, meta.height], ['jpeg', 512, 512], `${format} ${w}x${h}`);
-      t.same(lastCommit(repo), [user.email, `Added image ${name}`]);
+      t.same(lastCommit(repo), [user.email, `Created pic_${format}`]);
     }
     const res = await create(app, [['image', 'i.png', await makeImage('png')]], {
       image_name: 'weather.jpg', group: 'Utilities', language: 'en', skill: 'weather', content: '::name Weather\nweather|forecast\n!example:weather?',

@@ -27,7 +27,7 @@ const commits = () => Number(execFileSync('git', ['rev-list', '--all', '--count'
 const blank = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#ffffff' } }).png().toBuffer();
 
 async function createSkill(image: Buffer, imageName: string) {
-  const form = multipart([['image', 'image.png', image]], { image_name: imageName, group: 'Limits' });
+  const form = multipart([['image', 'image.png', image]], { image_name: imageName, group: 'Limits', skill: imageName.replace(/\.jpg$/, '') });
   const res = await app.inject({
     method: 'POST',
     url: '/cms/createSkill.json',

@@ -33,6 +33,13 @@ t.test('assistant routes x callers', async (t) => {
   const target = await seedUser(app);
   const png = await makeImage('png', 600, 400);
   let n = 0;
+  /** A new public skill written by `owner` (its author, also by `::author_email`). */
+  const ownersSkill = async () => {
+    const name = `owned${++n}`;
+    const res = await inject(app, 'GET', '/cms/modifySkill.json', { query: withToken('owner', { ...skill, skill: name, content: `::author_email ${users.owner.email}\nhi|hello\nHello`, changelog: `Add ${name}` }) });
+    if (res.body?.accepted !== true) throw new Error(`modifySkill: ${JSON.stringify(res.body)}`);
+    return name;
+  };
   /** A role change on an account made for the cell. */
   const changeRole = (targetIsAdmin: boolean, role: string): Recipe => async (caller) => {
     const account = await seedUser(app, { admin: targetIsAdmin });
@@ -125,6 +132,25 @@ t.test('assistant routes x callers', async (t) => {
     'GET /cms/getSkillsByAuthor.json': query({ author_email: users.owner.email }),
     'GET /susi/chat.json': query({ q: 'hello', instant: 'hello\nhi there' }),
     'POST /susi/chat.json': form({ q: 'hello', instant: 'hello\nhi there' }),
+    'POST /cms/uploadImage.json': (caller): Send => multipart([['image', 'avatar.png', png]], withToken(caller, { image_name: `avatar${++n}.png` })),
+    'GET /cms/getSkillHistory.json': query(skill),
+    'GET /cms/getFileAtCommitID.json': async (caller) => {
+      const history = await inject(app, 'GET', '/cms/getSkillHistory.json', { query: skill });
+      return { query: withToken(caller, { ...skill, commitID: history.body.commits[0].commitID }) };
+    },
+    // Each cell deletes (or restores) a skill of its own that `owner` wrote.
+    'GET /cms/deleteSkill.json': async (caller) => ({ query: withToken(caller, { ...skill, skill: await ownersSkill() }) }),
+    'GET /cms/undoDeleteSkill.json': async (caller) => {
+      const name = await ownersSkill();
+      const deleted = await inject(app, 'GET', '/cms/deleteSkill.json', { query: withToken('admin', { ...skill, skill: name }) });
+      if (deleted.body?.accepted !== true) throw new Error(`deleteSkill: ${JSON.stringify(deleted.body)}`);
+      return { query: withToken(caller, { ...skill, skill: name }) };
+    },
+    'GET /cms/skillsToBeDeleted.json': query({}),
+    'GET /cms/storeDraft.json': query({ object: '{"name":"Draft bot"}' }),
+    'POST /cms/storeDraft.json': form({ object: '{"name":"Draft bot"}', id: 'matrix' }),
+    'GET /cms/readDraft.json': query({}),
+    'GET /cms/deleteDraft.json': query({ id: 'matrix' }),
   };
   // The token is a parameter here, never the Authorization header.
   const noHeader = Object.fromEntries(CALLERS.map((c) => [c, undefined])) as Record<Caller, undefined>;

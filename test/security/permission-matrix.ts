@@ -529,6 +529,17 @@ export const MATRIX: Record<string, Row> = {
   'GET /cms/getSkillsByAuthor.json': everyone(200),
   'GET /susi/chat.json': everyone(200),
   'POST /susi/chat.json': everyone(200),
+  'POST /cms/uploadImage.json': signedIn(200),
+  'GET /cms/getSkillHistory.json': everyone(200),
+  'GET /cms/getFileAtCommitID.json': everyone(200),
+  // Public skills: their author and administrators (the reference compares author_email; undo is ANONYMOUS there).
+  'GET /cms/deleteSkill.json': ownerOrStaff(200),
+  'GET /cms/undoDeleteSkill.json': ownerOrStaff(200),
+  'GET /cms/skillsToBeDeleted.json': assistantAdmin(200),
+  'GET /cms/storeDraft.json': signedIn(200),
+  'POST /cms/storeDraft.json': signedIn(200),
+  'GET /cms/readDraft.json': signedIn(200),
+  'GET /cms/deleteDraft.json': signedIn(200),
 
   // The app generator: public by design (rate limited per address and mailbox); only POST builds.
   'POST /api/api.php': everyone(202),
