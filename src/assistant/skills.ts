@@ -31,6 +31,12 @@ async function upsertSkill(app: FastifyInstance, where: SkillPath, name: string,
 const keyOf = (where: SkillPath, name: string) =>
   and(eq(skills.model, where.model), eq(skills.group, where.group), eq(skills.language, where.language), eq(skills.name, name));
 
+/**
+ * A skill text as stored: line ends as LF. Browsers send every multipart text field with CRLF line ends
+ * (the HTML form encoding), which would otherwise turn each edit into a change of every line.
+ */
+const skillText = (text: string) => text.replace(/\r\n?/g, '\n');
+
 /** `private=1` (the bot builder): any value but an empty one, `0` or `false`, as the reference takes any. */
 export const isPrivate = (p: Params) => p.private !== undefined && !['', '0', 'false'].includes(p.private);
 
@@ -113,7 +119,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
         const skill = checkedName('skill', fields.skill);
         const imageName = imageNameOf(fields.image_name);
         if (image && !imageName) return answer({ accepted: false, message: 'The Image name are not given or Image with same name is already present ' });
-        const files: Record<string, Buffer | string> = { [join(folder, `${skill}.txt`)]: fields.content ?? '' };
+        const files: Record<string, Buffer | string> = { [join(folder, `${skill}.txt`)]: skillText(fields.content ?? '') };
         // As the reference, an image of the same name is replaced.
         if (image) files[join(folder, 'images', imageName!)] = await toJpeg(image, limits);
         const written = await repo.exclusive(async (write) => {
@@ -183,7 +189,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
       if (hasNul(params.changelog)) throw new AssistantError(400, 'The changelog must not contain NUL characters');
       if (!params.content) throw new AssistantError(400, 'modification is empty');
       await checkEditable(app, identity, where, skill);
-      const commit = await repo.commit({ [file]: params.content }, caller!.email, params.changelog);
+      const commit = await repo.commit({ [file]: skillText(params.content) }, caller!.email, params.changelog);
       const [latest] = await repo.log(1);
       if (latest?.hash !== commit) throw new AssistantError(500, 'The change was not committed');
       await upsertSkill(app, where, skill, caller!);
@@ -196,7 +202,7 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
     {
       url: '/cms/uploadImage.json',
       method: 'POST',
-      operationId: 'uploadImage',
+      operationId: 'uploadSkillImage',
       params: params({ image_name: 'the file name of the image' }),
       files: ['image'],
       maxFileBytes: limits.maxBytes,
@@ -278,7 +284,7 @@ async function modifyFromEditor(
   const image = p.imageChanged === 'true' ? files.image : undefined;
   if (image && !newImage) return { accepted: false, message: 'The Image name not given or Image with same name is already present ' };
   const jpeg = image ? await toJpeg(image.data, limits) : undefined;
-  const content = p.content;
+  const content = p.content === undefined ? undefined : skillText(p.content);
   if (content === undefined) return { accepted: false, message: "Skill doesn't exists" };
   // What is checked (the skill is there, the new name free) holds until the commit.
   return repo.exclusive(async (write) => {

@@ -94,7 +94,7 @@ const rank = (op: Operation) => (op.method !== 'DELETE' ? 0 : /relationships/.te
 const ordered = operations.map((op, index) => ({ op, index })).sort((a, b) => rank(a.op) - rank(b.op));
 // The event service last: its deletions end the run.
 const faces: [string, RegExp][] = [
-  ['the assistant (/aaa, /cms, /data)', /^\/(aaa|cms|data)\//],
+  ['the assistant (/aaa, /cms, /data, /susi)', /^\/(aaa|cms|data|susi)\//],
   ['the app generator (/api/api.php, /api/v2, the v2 form at /)', /^\/(api\/|$)/],
   ['authentication and stored files', /^\/(auth|static)\//],
   ['the event service (/v1)', /^\/v1\//],

@@ -36,9 +36,13 @@ t.test('log in, store, write a skill, read it back', async (t) => {
   t.match(languages.data, { accepted: true, languageJsonArray: ['en'] });
   const skill = await anonymous.GET('/cms/getSkill.json', { params: { query: { skill: 'greeting' } } });
   t.match(skill.data, { accepted: true, text: 'hello|hi\nHello!' });
+  // A chat answer from the skill counts one use (reading it in the editor does not).
+  const chat = await anonymous.GET('/susi/chat.json', { params: { query: { q: 'hi' } } });
+  t.match(chat.data, { answers: [{ actions: [{ type: 'answer', expression: 'Hello!' }] }] });
   const metrics = await anonymous.GET('/cms/getSkillMetricsData.json', { params: { query: { language: 'en' } } });
   const newest = ((metrics.data as Exclude<typeof metrics.data, string>)?.metrics as { newest: { skill_name: string; usage_count: number; author: string }[] }).newest;
-  t.same(newest.map((s) => [s.skill_name, s.usage_count, s.author]), [['greeting', 1, user.email]]);
+  // No `::name` or `::author` lines: the file name, and no author (the reference's record).
+  t.same(newest.map((s) => [s.skill_name, s.usage_count, s.author]), [['greeting', 1, '']]);
 
   const refused = await anonymous.GET('/aaa/listSettings.json');
   t.equal(refused.response.status, 401);

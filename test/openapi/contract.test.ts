@@ -113,8 +113,10 @@ t.test('every operation is identified, tagged, described and lists its errors', 
     // The error handler answers every failure as a JSON:API error document, whatever the route; the
     // assistant face answers `{"accepted": false, "message"}` (with `callback`, the same object as a
     // JSONP script) and the app generator `{"status": "error", "code", "message"}` as plain JSON.
+    const ok = op.responses?.['200'];
+    const answersJson = !!ok && !isRef(ok) && 'application/json' in (ok.content ?? {});
     const [type, schema, types] = op.tags?.includes('assistant')
-      ? ['application/json', ASSISTANT_FAILURE, ['application/json', 'application/javascript']]
+      ? ['application/json', ASSISTANT_FAILURE, answersJson ? ['application/json', 'application/javascript'] : undefined]
       : op.tags?.includes('App generator')
         ? ['application/json', APPGEN_FAILURE]
         : [JSONAPI, WITH_ERROR_MEMBER.includes(label.split(' ')[1]!) ? AUTH_ERROR_DOCUMENT : ERROR_DOCUMENT];
@@ -202,10 +204,10 @@ t.test('the app generator takes JSON (under any of its callers\' media types) or
   }
 });
 
-t.test('every GET answering JSON documents 304 (conditional requests); nothing else does', async (t) => {
+t.test('every GET answering JSON or an image documents 304 (conditional requests); nothing else does', async (t) => {
   for (const { label, op } of operations) {
     const ok = op.responses?.['200'];
-    const json = !!ok && !isRef(ok) && Object.keys(ok.content ?? {}).some((type) => type.endsWith('json'));
+    const json = !!ok && !isRef(ok) && Object.keys(ok.content ?? {}).some((type) => type.endsWith('json') || type.startsWith('image/'));
     const documented = '304' in (op.responses ?? {});
     t.equal(documented, label.startsWith('GET ') && json, `${label} ${documented ? 'documents' : 'does not document'} 304`);
   }

@@ -64,6 +64,9 @@ t.test('assistant: {"accepted":false,"message":"The server could not complete th
     t.strictSame(res.json(), { accepted: false, message: 'The server could not complete the request' });
     revealsNothing(t, res.body, names);
   };
+  // A skill to list: the metrics then read its row.
+  const made = await app.inject({ method: 'GET', url: `/cms/modifySkill.json?${new URLSearchParams({ skill: 'listed', content: 'a\nb', changelog: 'Add', access_token: user.token })}` });
+  t.equal(made.json().accepted, true, 'a skill to list');
   const [metrics, metricsAgain] = await whileBroken(
     app,
     'alter table skills rename to skills_moved',
