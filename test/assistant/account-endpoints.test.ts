@@ -9,7 +9,7 @@ import { users } from '../../db/schema/index.js';
 import { buildTestApp } from '../helpers/app.js';
 import { loginPair, tokenWorks } from '../helpers/auth.js';
 import { decodeToken, seedUser } from '../helpers/users.js';
-import { answerOf, type AaaAnswer } from './aaa-requests.js';
+import { answerOf, type AaaAnswer } from '../helpers/susi-clients.js';
 
 const { app } = await buildTestApp(t);
 const admin = await seedUser(app, { admin: true });

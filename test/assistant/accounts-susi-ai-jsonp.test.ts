@@ -10,7 +10,7 @@ import { users } from '../../db/schema/index.js';
 import { buildTestApp } from '../helpers/app.js';
 import { seedUser } from '../helpers/users.js';
 import { tokenWorks } from '../helpers/auth.js';
-import { getUrl, jsonp } from './aaa-requests.js';
+import { getUrl, jsonp } from '../helpers/susi-clients.js';
 
 const { app } = await buildTestApp(t);
 const su = await seedUser(app, { superAdmin: true });

@@ -9,7 +9,7 @@ import { buildTestApp } from '../helpers/app.js';
 import { nthMailTo, setFrontendUrl, tokenWorks } from '../helpers/auth.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { seedUser } from '../helpers/users.js';
-import { answerOf, postQuery } from './aaa-requests.js';
+import { answerOf, postQuery } from '../helpers/susi-clients.js';
 
 const smtp = await startSmtp(t);
 const { app } = await buildTestApp(t, { ROLE: 'all', SMTP_URL: smtp.url });

@@ -13,7 +13,7 @@ import { buildTestApp } from '../helpers/app.js';
 import { mailsTo, nthMailTo, setFrontendUrl, tokenWorks } from '../helpers/auth.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { seedUser } from '../helpers/users.js';
-import { cmsGet, getUrl } from './aaa-requests.js';
+import { cmsGet, getUrl } from '../helpers/susi-clients.js';
 
 const smtp = await startSmtp(t);
 const { app } = await buildTestApp(t, { ROLE: 'all', SMTP_URL: smtp.url });

@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import t from 'tap';
 import { makeImage } from '../helpers/images.js';
 import { seedUser } from '../helpers/users.js';
-import { editorApp, git } from './helpers-skill-editor.js';
+import { editorApp, git } from '../helpers/skill-editor.js';
 
 t.test('bot builder', async (t) => {
   const { app, repo, postForm, ajaxGet, head } = await editorApp(t);

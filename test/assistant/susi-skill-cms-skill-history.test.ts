@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { makeImage } from '../helpers/images.js';
 import { seedUser } from '../helpers/users.js';
-import { editorApp, git } from './helpers-skill-editor.js';
+import { editorApp, git } from '../helpers/skill-editor.js';
 
 const exists = (path: string) => stat(path).then(() => true, () => false);
 

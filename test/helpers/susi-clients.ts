@@ -5,8 +5,9 @@
  * only what a URL cannot hold (spaces become %20). Retrofit (susi_android) encodes every value.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 
 /** What the browser requests for a URL string: its path and query as the WHATWG URL parser leaves them. */
 export const browserUrl = (url: string) => {
@@ -15,7 +16,7 @@ export const browserUrl = (url: string) => {
 };
 
 /** susi_skill_cms ajax.get(url, payload): the token of the `loggedIn` cookie first, then the payload, unencoded. */
-export function cmsGet(path: string, payload: Record<string, unknown>, loggedIn?: string) {
+export function cmsGet(path: string, payload: Record<string, unknown> = {}, loggedIn?: string) {
   const all: Record<string, unknown> = loggedIn ? { access_token: loggedIn, ...payload } : payload;
   return browserUrl(`${path}?${Object.keys(all).map((key) => key + '=' + all[key]).join('&')}`);
 }
@@ -35,11 +36,36 @@ export function commitDirectly(repo: string, files: Record<string, string | Buff
   git('commit', '-q', '-m', message);
 }
 
-/**
- * Whether the committed OpenAPI document already describes these paths: tests of routes added on a
- * branch check the contract once the document is regenerated with them (until then they cannot).
- */
-export function contractCovers(...paths: string[]): boolean {
-  const document = JSON.parse(readFileSync(new URL('../../openapi/openapi.json', import.meta.url), 'utf8')) as { paths: Record<string, unknown> };
-  return paths.every((path) => path in document.paths);
+// Answers of the `/aaa` endpoints as the clients read them (JSON or JSONP), and their other request shapes.
+export interface AaaAnswer {
+  status: number;
+  headers: Record<string, unknown>;
+  /** The JSON object, unwrapped from the JSONP script when there is one. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  /** The JSONP callback name the script calls, if it is one. */
+  callback?: string;
+  raw: string;
 }
+
+/** Reads a JSON answer or a JSONP script `name({...});`. */
+export function answerOf(res: { statusCode: number; headers: Record<string, unknown>; body: string }): AaaAnswer {
+  const jsonp = /^([A-Za-z_$][\w$.]*)\(([\s\S]*)\);\n?$/.exec(res.body);
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    body: JSON.parse(jsonp ? jsonp[2]! : res.body),
+    callback: jsonp?.[1],
+    raw: res.body,
+  };
+}
+
+/** A GET of a URL written out as the client writes it (query string by hand, as the clients build it). */
+export const getUrl = async (app: FastifyInstance, url: string) => answerOf(await app.inject({ method: 'GET', url }));
+
+/** A POST with the parameters in the query and an empty body, as susi_android's Retrofit `@Query` calls send it. */
+export const postQuery = async (app: FastifyInstance, path: string, query: Record<string, string>) =>
+  answerOf(await app.inject({ method: 'POST', url: `${path}?${new URLSearchParams(query)}`, headers: { 'content-length': '0' } }));
+
+/** The query string jQuery adds to a `dataType: 'jsonp'` call: `callback=<name>&_=<timestamp>`. */
+export const jsonp = (callback = 'p') => `callback=${callback}&_=${Date.now()}`;
