@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { skillRatings, skills, skillUsage } from '../../db/schema/index.js';
+import { skillRatings, skills, skillUsage, skillVotes } from '../../db/schema/index.js';
 import { AssistantError } from './identity.js';
 import { assistantRoute, type Params, params, SKILL_PARAMS } from './route.js';
 import { checkedName, type SkillRepo } from './skill-repo.js';
@@ -22,6 +22,9 @@ export interface Stats {
   stars: number[];
   feedback: number;
   usage: number;
+  /** rateSkill's votes. */
+  positive?: number;
+  negative?: number;
 }
 
 /** The reference's skill_rating member (`positive`/`negative` are strings there). */
@@ -29,8 +32,8 @@ export function skillRating(s: Stats) {
   const total = s.stars.reduce((a, b) => a + b, 0);
   const avg = total === 0 ? 0 : s.stars.reduce((sum, n, i) => sum + n * (i + 1), 0) / total;
   return {
-    negative: '0',
-    positive: '0',
+    negative: String(s.negative ?? 0),
+    positive: String(s.positive ?? 0),
     feedback_count: s.feedback,
     bookmark_count: 0,
     stars: {
@@ -167,7 +170,7 @@ export async function metricsRoutes(app: FastifyInstance, repo: SkillRepo) {
   );
 }
 
-/** Star counts, feedback count and usage (over the last `duration` days, -1 for all) per skill. */
+/** Star counts, feedback count, votes and usage (over the last `duration` days, -1 for all) per skill. */
 export async function statsOf(app: FastifyInstance, ids: number[], duration: number): Promise<[number, Stats][]> {
   const stats = new Map<number, Stats>(ids.map((id) => [id, { stars: [0, 0, 0, 0, 0], feedback: 0, usage: 0 }]));
   if (ids.length === 0) return [];
@@ -186,5 +189,11 @@ export async function statsOf(app: FastifyInstance, ids: number[], duration: num
     .where(and(inArray(skillUsage.skillId, ids), duration < 0 ? undefined : sql`${skillUsage.day} > current_date - ${duration}::int`))
     .groupBy(skillUsage.skillId);
   for (const u of usage) stats.get(u.skillId)!.usage = u.total;
+  const votes = await app.db
+    .select({ skillId: skillVotes.skillId, positive: sql<number>`count(*) filter (where ${skillVotes.positive})::int`, negative: sql<number>`count(*) filter (where not ${skillVotes.positive})::int` })
+    .from(skillVotes)
+    .where(inArray(skillVotes.skillId, ids))
+    .groupBy(skillVotes.skillId);
+  for (const v of votes) Object.assign(stats.get(v.skillId)!, { positive: v.positive, negative: v.negative });
   return [...stats];
 }

@@ -73,6 +73,10 @@ t.test('susi_android SusiService.kt: rateSkill, anonymous, one vote per caller',
   t.equal(res.json().message, 'Skill ratings added');
   const votes = await app.sql<{ voter: string; positive: boolean }[]>`select voter, positive from skill_votes order by voter`;
   t.same(votes.map((v) => [v.voter.split(':')[0], v.positive]), [['ip', false], ['user', true]], 'one vote per address or user; a second replaces the first');
+  // The skill's record counts them (strings, as the reference's skill_rating.positive and negative).
+  const metrics = await retrofitGet(app, '/cms/getSkillMetricsData.json', { model: SKILL.model, language: SKILL.language }, user);
+  const record = metrics.json().metrics.newest.find((s: { skill_tag: string }) => s.skill_tag === SKILL.skill);
+  t.match(record.skill_rating, { positive: '1', negative: '1' });
 });
 
 t.test('susi_android SusiService.kt: reportSkill (ClientBuilder.sendReportCall sends no language)', async (t) => {
