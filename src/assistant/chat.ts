@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { skills } from '../../db/schema/index.js';
-import { sessionOf } from './identity.js';
+import { AssistantError, sessionOf } from './identity.js';
 import { assistantRoute, params } from './route.js';
 import { type CatalogEntry, catalogOf } from './skill-catalog.js';
 import type { SkillRepo } from './skill-repo.js';
@@ -28,6 +28,10 @@ interface Pattern {
  * comments (`#`), examples and tests (`!`), conditions (`?`), console rules (`^`) and JSON lines are not
  * patterns or answers.
  */
+/** The longest question answered (longer ones are cut), and the longest skill text previewed (`instant`). */
+const MAX_QUERY = 1000;
+const MAX_INSTANT = 64 * 1024;
+
 export function parseRules(text: string): Rule[] {
   const rules: Rule[] = [];
   const blocks = text.split(/\r?\n\s*\r?\n/);
@@ -36,7 +40,8 @@ export function parseRules(text: string): Rule[] {
       .split(/\r?\n/)
       .map((l) => l.trim())
       .filter((l) => l && !/^(::|#|!|\?|\^|\{|\}|\[|\]|")/.test(l));
-    if (lines.length < 2) continue;
+    // A pattern line longer than any question (1,000 characters) can match nothing: not worth parsing.
+    if (lines.length < 2 || lines[0]!.length > MAX_QUERY) continue;
     const patterns = lines[0]!
       .split('|')
       .map((p) => p.trim())
@@ -51,8 +56,19 @@ export function parseRules(text: string): Rule[] {
   return rules;
 }
 
-/** Spaces collapsed, trailing punctuation dropped; case is kept (patterns match ignoring it, `$1$` keeps the asker's). */
-const normal = (text: string) => text.replace(/\s+/g, ' ').replace(/[\s?!.,;:]+$/, '').trim();
+const TRAILING = new Set([' ', '?', '!', '.', ',', ';', ':']);
+
+/**
+ * Spaces collapsed, trailing punctuation dropped; case is kept (patterns match ignoring it, `$1$` keeps
+ * the asker's). The end is trimmed by a loop: an anchored regular expression would try every start of a
+ * long run of punctuation (quadratic time on a hostile text).
+ */
+function normal(text: string) {
+  const collapsed = text.replace(/\s+/g, ' ');
+  let end = collapsed.length;
+  while (end > 0 && TRAILING.has(collapsed[end - 1]!)) end -= 1;
+  return collapsed.slice(0, end).trim();
+}
 
 /**
  * The wildcard texts of a query matching a pattern, or undefined. Without regular expressions: the
@@ -157,12 +173,13 @@ export async function chatRoutes(app: FastifyInstance, repo: SkillRepo) {
     },
     async ({ params, identity, request }) => {
       const started = new Date();
-      const query = (params.q ?? '').trim().slice(0, 1000);
+      const query = (params.q ?? '').trim().slice(0, MAX_QUERY);
       const language = given(params, 'language') ?? 'en';
       let answer: string | undefined;
       let skill: string | undefined;
       if (query) {
         const instant = given(params, 'instant');
+        if (instant && instant.length > MAX_INSTANT) throw new AssistantError(400, `The instant skill text is longer than ${MAX_INSTANT} characters`);
         if (instant) {
           answer = answerOf(parseRules(instant), query);
           if (answer !== undefined) skill = 'instant';

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { skillRatings, skills, skillUsage, skillVotes } from '../../db/schema/index.js';
 import { AssistantError } from './identity.js';
@@ -174,25 +174,29 @@ export async function metricsRoutes(app: FastifyInstance, repo: SkillRepo) {
 export async function statsOf(app: FastifyInstance, ids: number[], duration: number): Promise<[number, Stats][]> {
   const stats = new Map<number, Stats>(ids.map((id) => [id, { stars: [0, 0, 0, 0, 0], feedback: 0, usage: 0 }]));
   if (ids.length === 0) return [];
+  // One parameter for any number of skills (a list of parameters stops at 65,535), counted in SQL.
+  const among = (column: typeof skillRatings.skillId | typeof skillUsage.skillId | typeof skillVotes.skillId) =>
+    sql`${column} = any(string_to_array(${ids.join(',')}, ',')::int[])`;
   const ratings = await app.db
-    .select({ skillId: skillRatings.skillId, stars: skillRatings.stars, feedback: skillRatings.feedback })
+    .select({
+      skillId: skillRatings.skillId,
+      stars: sql<number[]>`array[${sql.join([1, 2, 3, 4, 5].map((n) => sql`count(*) filter (where ${skillRatings.stars} = ${sql.raw(String(n))})::int`), sql`, `)}]`,
+      feedback: sql<number>`count(${skillRatings.feedback})::int`,
+    })
     .from(skillRatings)
-    .where(inArray(skillRatings.skillId, ids));
-  for (const r of ratings) {
-    const s = stats.get(r.skillId)!;
-    if (r.stars) s.stars[r.stars - 1]! += 1;
-    if (r.feedback) s.feedback += 1;
-  }
+    .where(among(skillRatings.skillId))
+    .groupBy(skillRatings.skillId);
+  for (const r of ratings) Object.assign(stats.get(r.skillId)!, { stars: r.stars, feedback: r.feedback });
   const usage = await app.db
     .select({ skillId: skillUsage.skillId, total: sql<number>`sum(${skillUsage.count})::int` })
     .from(skillUsage)
-    .where(and(inArray(skillUsage.skillId, ids), duration < 0 ? undefined : sql`${skillUsage.day} > current_date - ${duration}::int`))
+    .where(and(among(skillUsage.skillId), duration < 0 ? undefined : sql`${skillUsage.day} > current_date - ${duration}::int`))
     .groupBy(skillUsage.skillId);
   for (const u of usage) stats.get(u.skillId)!.usage = u.total;
   const votes = await app.db
     .select({ skillId: skillVotes.skillId, positive: sql<number>`count(*) filter (where ${skillVotes.positive})::int`, negative: sql<number>`count(*) filter (where not ${skillVotes.positive})::int` })
     .from(skillVotes)
-    .where(inArray(skillVotes.skillId, ids))
+    .where(among(skillVotes.skillId))
     .groupBy(skillVotes.skillId);
   for (const v of votes) Object.assign(stats.get(v.skillId)!, { positive: v.positive, negative: v.negative });
   return [...stats];

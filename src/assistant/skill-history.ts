@@ -3,11 +3,10 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { skills } from '../../db/schema/index.js';
 import { AssistantError, rank } from './identity.js';
-import { assistantRoute, params, SKILL_PARAMS } from './route.js';
+import { assistantRoute, isPrivate, params, SKILL_PARAMS } from './route.js';
 import { parseSkillMetadata } from './skill-file.js';
 import { existingSkill, skillFileOf, skillRefOf, skillRowOf } from './skill-lookup.js';
 import { checkedName, COMMIT_ID, type CommitInfo, privateFolder, type SkillRepo } from './skill-repo.js';
-import { isPrivate } from './skills.js';
 
 /** Deleted skills wait this long under `deleted/` before they may be purged (the reference's 30 days). */
 export const KEEP_DELETED_DAYS = 30;
@@ -86,7 +85,7 @@ export async function skillHistoryRoutes(app: FastifyInstance, repo: SkillRepo) 
       operationId: 'getFileAtCommitID',
       params: { ...SKILL_PARAMS, ...params({ commitID: 'the commit: 4 to 40 hex digits' }) },
       failures: [400, 404],
-      failureDescriptions: { 404: 'No such commit, or the skill is not in it' },
+      failureDescriptions: { 404: 'No such commit, or it is not a commit of the skill' },
       summary: 'A skill as it was at a commit',
       description:
         '`model`, `group`, `language`, `skill` (wikipedia), `commitID` (a full or abbreviated commit id): `file` (the ' +
@@ -101,8 +100,10 @@ export async function skillHistoryRoutes(app: FastifyInstance, repo: SkillRepo) 
       const commit = await repo.commitInfo(params.commitID);
       if (!commit) throw new AssistantError(404, 'No commit with this ID');
       const current = (await skillFileOf(repo, ref)) ?? ref;
-      // The name the skill had at that commit (it may have been renamed or moved since).
-      const then = (await repo.history(current.path)).find((c) => c.hash === commit.hash)?.path ?? current.path;
+      // Only a commit of the skill's own history (under the name it had then: it may have been renamed
+      // or moved since): another commit would show its message and author (a private bot's, an upload's).
+      const then = (await repo.history(current.path)).find((c) => c.hash === commit.hash)?.path;
+      if (then === undefined) throw new AssistantError(404, 'This commit did not change the skill');
       const file = await repo.readAt(commit.hash, then);
       if (file === undefined) throw new AssistantError(404, 'Did not find expected file');
       return { accepted: true, file, ...commitJson(commit) };

@@ -17,8 +17,18 @@ export interface SkillRef {
   path: string;
 }
 
+/**
+ * Model, group and language as checked names in normal form C: the same values name the folder and the
+ * database row (an NFD group would find the file and miss its row).
+ */
+export const checkedWhere = (where: SkillPath): SkillPath => ({
+  model: checkedName('model', where.model),
+  group: checkedName('group', where.group),
+  language: checkedName('language', where.language),
+});
+
 export function skillRefOf(repo: SkillRepo, p: Params, defaults: Partial<SkillPath> & { skill?: string } = {}): SkillRef {
-  const where = { model: p.model || defaults.model || 'general', group: p.group || defaults.group || 'Knowledge', language: p.language || defaults.language || 'en' };
+  const where = checkedWhere({ model: p.model || defaults.model || 'general', group: p.group || defaults.group || 'Knowledge', language: p.language || defaults.language || 'en' });
   const name = checkedName('skill', p.skill || defaults.skill);
   return { where, name, path: join(repo.folder(where), `${name}.txt`) };
 }

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { skills, users } from '../../db/schema/index.js';
 import { AssistantError, identify, rank } from './identity.js';
 import { byRating, type SkillRecord } from './metrics.js';
-import { AssistantFailure, assistantRoute, type Params, params, paramsOf, SKILL_PARAMS, TAG } from './route.js';
+import { AssistantFailure, assistantRoute, isPrivate, type Params, params, paramsOf, SKILL_PARAMS, TAG } from './route.js';
 import { catalogOf } from './skill-catalog.js';
 import { checkedName, privateFolder, type SkillRepo } from './skill-repo.js';
 
@@ -211,16 +211,16 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
     async (request, reply) => {
       const p = paramsOf(request);
       let found: Image | undefined;
-      let isPrivate = false;
+      let inPrivateTree = false;
       try {
         const path = await imageRequested(app, repo, request, p);
-        isPrivate = path?.startsWith('private') ?? false;
+        inPrivateTree = path?.startsWith('private') ?? false;
         if (path) found = await imageAt(repo, path);
       } catch (err) {
         // A bad name is no image: the default one, as for any image that is not there.
         if (!(err instanceof AssistantError)) throw err;
       }
-      if (found) return sendImage(request, reply, found, isPrivate ? 'private, max-age=600' : 'public, max-age=600');
+      if (found) return sendImage(request, reply, found, inPrivateTree ? 'private, max-age=600' : 'public, max-age=600');
       return sendImage(request, reply, await theDefaultImage(), 'public, max-age=60');
     },
   );
@@ -293,7 +293,7 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
       minimal: 'anonymous',
     },
     async ({ params, identity }) => {
-      if (params.private !== undefined && identity.caller) {
+      if (isPrivate(params) && identity.caller) {
         const chatbots: { name: string; language: string; group: string }[] = [];
         const root = join('private', String(identity.caller.id));
         for (const group of await repo.list(root)) {
@@ -432,7 +432,7 @@ export async function skillReadRoutes(app: FastifyInstance, repo: SkillRepo) {
       const where = whereOf(params);
       const skill = checkedName('skill', given(params, 'skill') ?? 'wikipedia');
       let folder: string | undefined = repo.folder(where);
-      if (params.private !== undefined) {
+      if (isPrivate(params)) {
         let owner = identity.caller?.id;
         const email = given(params, 'email');
         if (email !== undefined && rank(identity.role) >= rank('admin')) {

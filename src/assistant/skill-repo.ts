@@ -134,7 +134,20 @@ export class SkillRepo {
     return next;
   }
 
+  /**
+   * Applies the changes and commits them, or, when any step fails, puts the work tree and the index
+   * back to the last commit: a half-applied change must not ride along in the next user's commit.
+   */
   private async apply(changes: RepoChanges, author: string, message: string): Promise<string> {
+    try {
+      return await this.applyAndCommit(changes, author, message);
+    } catch (err) {
+      await this.git('reset', '-q', '--hard', 'HEAD').catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private async applyAndCommit(changes: RepoChanges, author: string, message: string): Promise<string> {
     const touched: string[] = [];
     for (const [from, to] of changes.move ?? []) {
       if (from === to) continue;

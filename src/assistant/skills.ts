@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { Type } from '@sinclair/typebox';
@@ -8,12 +9,12 @@ import type { Caller } from '../auth/caller.js';
 import type { ImageLimits } from '../files/image.js';
 import { hasNul } from '../jsonapi/values.js';
 import { AssistantError, identify, rank, requireRole, sessionOf, type Identity } from './identity.js';
-import { AssistantAnswer, assistantRoute, failures, type FormFile, type Params, params, requestParams, send, sendFailure, SKILL_PARAMS, TAG } from './route.js';
-import { skillRowOf } from './skill-lookup.js';
+import { AssistantAnswer, assistantRoute, failures, type FormFile, isPrivate, type Params, params, requestParams, send, sendFailure, SKILL_PARAMS, TAG } from './route.js';
+import { checkedWhere, skillRowOf } from './skill-lookup.js';
 import { checkedName, privateFolder, type RepoChanges, type SkillPath, type SkillRepo } from './skill-repo.js';
 
 /** model, group and language with the reference's defaults. */
-const pathOf = (p: Params): SkillPath => ({ model: p.model || 'general', group: p.group || 'Knowledge', language: p.language || 'en' });
+const pathOf = (p: Params): SkillPath => checkedWhere({ model: p.model || 'general', group: p.group || 'Knowledge', language: p.language || 'en' });
 
 /** The skill's metadata row, created when the skill is first written. */
 async function upsertSkill(app: FastifyInstance, where: SkillPath, name: string, author: Caller, image?: string) {
@@ -37,15 +38,14 @@ const keyOf = (where: SkillPath, name: string) =>
  */
 const skillText = (text: string) => text.replace(/\r\n?/g, '\n');
 
-/** `private=1` (the bot builder): any value but an empty one, `0` or `false`, as the reference takes any. */
-export const isPrivate = (p: Params) => p.private !== undefined && !['', '0', 'false'].includes(p.private);
 
 /** An image name as clients send it (`images/x.jpg` or `x.jpg`): one checked segment. */
 const imageNameOf = (value: string | undefined) => (value ? checkedName('image', value.replace(/^images\//, '')) : undefined);
 
 /** The image as a JPEG (512 x 512 for skill images), within the pixel limit; 422 when it is no image. */
 export async function toJpeg(data: Buffer, limits: ImageLimits, square = true): Promise<Buffer> {
-  let image = sharp(data, { limitInputPixels: limits.maxPixels });
+  // Turned upright first: phone photos carry their orientation in EXIF.
+  let image = sharp(data, { limitInputPixels: limits.maxPixels }).rotate();
   if (square) image = image.resize(512, 512, { fit: 'fill' });
   return image
     .flatten({ background: '#ffffff' })
@@ -190,8 +190,6 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
       if (!params.content) throw new AssistantError(400, 'modification is empty');
       await checkEditable(app, identity, where, skill);
       const commit = await repo.commit({ [file]: skillText(params.content) }, caller!.email, params.changelog);
-      const [latest] = await repo.log(1);
-      if (latest?.hash !== commit) throw new AssistantError(500, 'The change was not committed');
       await upsertSkill(app, where, skill, caller!);
       return { accepted: true, message: 'Skill Modified Successfully', commit };
     },
@@ -210,18 +208,18 @@ export async function skillRoutes(app: FastifyInstance, repo: SkillRepo, limits:
       summary: 'Upload an image (a bot avatar or background)',
       description:
         'multipart/form-data: `image` (file), `image_name`, `access_token`. Stored as JPEG in the skill repository at ' +
-        '`uploads/<user id>/<time>_<image_name>` (one commit); answers `image_path` = `<user id>/<time>_<image_name>`, ' +
-        'which GET /cms/getImage.png?image=<image_path> serves.',
+        '`uploads/<uuid>/<image_name>` (one commit; a random folder, as the reference, so the path cannot be guessed); ' +
+        'answers `image_path` = `<uuid>/<image_name>`, which GET /cms/getImage.png?image=<image_path> serves.',
       minimal: 'user',
     },
     async ({ params, files, caller }) => {
       if (!files.image) return { accepted: false, message: 'Image not given' };
       if (!params.image_name) return { accepted: false, message: 'The Image name is not given' };
-      const name = `${Date.now()}_${checkedName('image', params.image_name)}`;
-      checkedName('image', name);
+      const name = checkedName('image', params.image_name);
       const jpeg = await toJpeg(files.image.data, limits, false);
-      await repo.commit({ [join('uploads', String(caller!.id), name)]: jpeg }, caller!.email, `Uploaded image ${name}`);
-      return { accepted: true, message: 'Image uploaded', image_path: `${caller!.id}/${name}` };
+      const path = `${randomUUID()}/${name}`;
+      await repo.commit({ [join('uploads', path)]: jpeg }, caller!.email, 'Uploaded an image');
+      return { accepted: true, message: 'Image uploaded', image_path: path };
     },
   );
 
@@ -269,13 +267,15 @@ async function modifyFromEditor(
   caller: Caller,
 ) {
   const bot = isPrivate(p);
-  const oldWhere = { model: p.OldModel || 'general', group: p.OldGroup || 'Knowledge', language: p.OldLanguage || 'en' };
-  const newWhere = { model: p.NewModel || oldWhere.model, group: p.NewGroup || oldWhere.group, language: p.NewLanguage || oldWhere.language };
+  const oldWhere = checkedWhere({ model: p.OldModel || 'general', group: p.OldGroup || 'Knowledge', language: p.OldLanguage || 'en' });
+  const newWhere = checkedWhere({ model: p.NewModel || oldWhere.model, group: p.NewGroup || oldWhere.group, language: p.NewLanguage || oldWhere.language });
   const folderOf = (where: SkillPath) => (bot ? privateFolder(caller.id, where.group, where.language) : repo.folder(where));
   const oldFolder = folderOf(oldWhere);
   const newFolder = folderOf(newWhere);
   const oldName = checkedName('skill', p.OldSkill);
-  const wantedName = p.NewSkill?.trim() ? checkedName('skill', p.NewSkill.trim().replace(/\s+/g, '_')) : undefined;
+  // The editor turns blanks of a new name into `_` (the path it opens next); an unchanged name stays as it is.
+  const newSkill = p.NewSkill?.trim();
+  const wantedName = newSkill && newSkill !== oldName ? checkedName('skill', newSkill.replace(/\s+/g, '_')) : undefined;
   const oldImage = imageNameOf(p.old_image_name);
   const newImage = imageNameOf(p.new_image_name) ?? oldImage;
   const changelog = p.changelog || `Modified ${oldName}`;

@@ -22,7 +22,7 @@ t.test('bot builder', async (t) => {
     const res = await postForm('/cms/uploadImage.json', { access_token: user.token, image_name: 'avatar.png' }, [['image', 'avatar.png', png]]);
     t.equal(res.status, 200);
     t.equal(res.body.accepted, true, JSON.stringify(res.body));
-    t.match(res.body.image_path, new RegExp(`^${user.id}/\\d+_avatar\\.png$`), '<user id>/<time>_<name>');
+    t.match(res.body.image_path, /^[0-9a-f-]{36}\/avatar\.png$/, '<uuid>/<name>: a folder no one can guess');
     const stored = join(repo, 'uploads', res.body.image_path);
     const meta = await sharp(await readFile(stored)).metadata();
     t.same([meta.format, meta.width, meta.height], ['jpeg', 120, 90], 'a JPEG of the same size, in the repository under uploads/');

@@ -74,7 +74,7 @@ t.test('skill history', async (t) => {
     t.same([unknown.status, unknown.body.accepted], [404, false], 'a well-formed id of no commit');
     const [first] = git(repo, 'rev-list', '--max-parents=0', 'HEAD').trim().split('\n');
     const notThere = await ajaxGet('/cms/getFileAtCommitID.json', { ...skill, commitID: first! });
-    t.same([notThere.status, notThere.body.message], [404, 'Did not find expected file'], 'a commit before the skill existed');
+    t.same([notThere.status, notThere.body.message], [404, 'This commit did not change the skill'], 'a commit before the skill existed (and any other commit not of the skill)');
     for (const [field, bad] of [['skill', '../../etc/passwd'], ['group', '..'], ['language', 'a/b'], ['model', '.git']]) {
       t.equal((await ajaxGet('/cms/getFileAtCommitID.json', { ...skill, commitID: first!, [field]: encodeURIComponent(bad!) })).status, 400, `${field}=${bad}`);
       t.equal((await ajaxGet('/cms/getSkillHistory.json', { ...skill, [field]: encodeURIComponent(bad!) })).status, 400, `history ${field}=${bad}`);

@@ -46,6 +46,10 @@ t.test('assistant routes x callers', async (t) => {
     return { query: withToken(caller, { user: account.email, role }) };
   };
 
+  const used = async () => {
+    const [row] = await app.sql<{ id: number }[]>`select id from skills where name = ${skill.skill}`;
+    await recordUsage(app, row!.id, { deviceType: 'Android', countryCode: 'DE' });
+  };
   const RECIPES: Record<string, Recipe> = {
     'GET /aaa/login.json': login('query'),
     'POST /aaa/login.json': login('form'),
@@ -118,14 +122,11 @@ t.test('assistant routes x callers', async (t) => {
     'GET /cms/reportSkill.json': async (caller) => (await app.sql`delete from skill_reports`, { query: withToken(caller, { ...skill, feedback: 'Spam' }) }),
     'POST /cms/reportSkill.json': async (caller) => (await app.sql`delete from skill_reports`, { form: withToken(caller, { ...skill, feedback: 'Spam' }) }),
     'GET /cms/getReportSkill.json': query({}),
-    'GET /cms/getSkillUsage.json': query({ ...skill, duration: '30' }),
-    // A chat that named its country (as /susi/chat.json records it), so the list has an entry.
-    'GET /cms/getCountryWiseSkillUsage.json': async (caller) => {
-      const [row] = await app.sql<{ id: number }[]>`select id from skills where name = ${skill.skill}`;
-      await recordUsage(app, row!.id, { deviceType: 'Android', countryCode: 'DE' });
-      return { query: withToken(caller, skill) };
-    },
-    'GET /cms/getDeviceWiseSkillUsage.json': query(skill),
+    // Each usage list after a chat that named its device and country (as /susi/chat.json records it), so
+    // the list has an entry whatever cells ran before (a deletion takes the skill's usage with it).
+    'GET /cms/getSkillUsage.json': async (caller) => (await used(), { query: withToken(caller, { ...skill, duration: '30' }) }),
+    'GET /cms/getCountryWiseSkillUsage.json': async (caller) => (await used(), { query: withToken(caller, skill) }),
+    'GET /cms/getDeviceWiseSkillUsage.json': async (caller) => (await used(), { query: withToken(caller, skill) }),
     'GET /cms/getImage.png': query({ model: 'general', group: 'Knowledge', language: 'en', image: 'images/matrix.png' }),
     'GET /cms/getSkillMetadata.json': query(skill),
     'GET /cms/getSkillList.json': query({ applyFilter: 'true', filter_name: 'ascending', filter_type: 'lexicographical' }),
