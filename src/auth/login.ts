@@ -1,10 +1,11 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../../db/schema/index.js';
 import type { Config } from '../config.js';
 import { forbidden } from '../jsonapi/errors.js';
 import { forget, take } from '../rate-limits/hits.js';
 import { clientOf } from '../rate-limits/keys.js';
-import { verifyPassword } from './password.js';
+import { upgradedHash, verifyPassword } from './password.js';
 import { liveAccountWith } from './accounts.js';
 
 /** Failed logins allowed per e-mail address and per client address in a window (LOGIN_*). */
@@ -26,6 +27,14 @@ const EMAIL_BUCKET = 'login-email';
 export const ACCOUNT_BLOCKED = 'This account has been blocked by an administrator';
 
 /**
+ * Replaces the hash `from` that a password matched by `to`, its hash with HASH_OPTIONS. Only while the
+ * stored hash is still `from`: a password changed since the check is kept. Neither the token generation
+ * nor the logins change, so no token ends: the password is the same.
+ */
+const rehash = (userId: number, from: string, to: string) =>
+  sql`update ${users} set password_hash = ${to} where ${users.id} = ${userId} and ${users.passwordHash} = ${from}`;
+
+/**
  * The account of an e-mail and password, or null when they do not match one; the login of every face
  * (POST /v1/auth/login, its alias, /aaa/login.json). Guessing is limited per e-mail address (one
  * account's password) and per client (many accounts' passwords): past either limit the attempt is
@@ -33,7 +42,8 @@ export const ACCOUNT_BLOCKED = 'This account has been blocked by an administrato
  * a failure before the password is checked, so guesses sent in parallel are all counted; a success
  * forgives the e-mail's failures, never the client's others (whoever logs into their own account
  * between guesses at others' must not start their count over). The right password of a blocked
- * account is refused with 403 (ACCOUNT_BLOCKED).
+ * account is refused with 403 (ACCOUNT_BLOCKED). A success also upgrades a hash made with other
+ * parameters than HASH_OPTIONS, in the statement that forgives the failures; a failure writes no hash.
  */
 export async function checkLogin(
   app: FastifyInstance,
@@ -63,7 +73,9 @@ export async function checkLogin(
     .where(liveAccountWith(email))
     .limit(1);
   if (!(await verifyPassword(user?.passwordHash, attempt.password)) || !user) return null;
-  await forget(app.db, { bucket: EMAIL_BUCKET, key, ids: [clientHit!] });
+  // A blocked account's login is refused, so it upgrades nothing either.
+  const upgrade = user.isBlocked ? null : await upgradedHash(user.passwordHash, attempt.password);
+  await forget(app.db, { bucket: EMAIL_BUCKET, key, ids: [clientHit!] }, upgrade === null ? undefined : rehash(user.id, user.passwordHash, upgrade));
   // Only whoever knows the password learns that the account is blocked.
   if (user.isBlocked) throw forbidden(ACCOUNT_BLOCKED);
   return { id: user.id, email: user.email, tokenGeneration: user.tokenGeneration };

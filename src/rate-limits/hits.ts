@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { rateLimitHits } from '../../db/schema/index.js';
 import type { Db } from '../../plugins/db.js';
 import { JsonApiError } from '../jsonapi/errors.js';
@@ -43,9 +43,14 @@ export async function take(db: Db, limits: RateLimit[], message: (seconds: numbe
   return row!.ids;
 }
 
-/** Forgets hits: all of a key (`bucket` and `key`, when given), and the ones `take` answered (`ids`). */
-export async function forget(db: Db, which: { bucket?: string; key?: string; ids: string[] }): Promise<void> {
+/**
+ * Forgets hits: all of a key (`bucket` and `key`, when given), and the ones `take` answered (`ids`).
+ * `alongside`, a data-modifying statement, runs in the same statement (as a CTE), so a caller's own
+ * write costs no round trip of its own.
+ */
+export async function forget(db: Db, which: { bucket?: string; key?: string; ids: string[] }, alongside?: SQL): Promise<void> {
   await db.execute(sql`
+    ${alongside ? sql`with alongside as (${alongside})` : sql``}
     delete from ${rateLimitHits}
      where (${rateLimitHits.bucket} = ${which.bucket ?? null} and ${rateLimitHits.key} = ${which.key ?? null})
         or ${rateLimitHits.id} = any(${sql.param(which.ids)}::bigint[])`);

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import argon2, { type HashOptions } from 'argon2';
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import type { Test } from 'tap';
@@ -102,3 +103,28 @@ export function decodeToken(token: string): { header: Record<string, unknown>; c
 
 /** The current time in JWT seconds. */
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** The stored password hash of an account. */
+export async function storedHash(app: FastifyInstance, id: string): Promise<string> {
+  const [row] = await app.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, Number(id)));
+  return row!.hash;
+}
+
+/**
+ * Stores the account's password hashed as hashes were before HASH_OPTIONS: argon2id with the library's
+ * defaults (64 MiB, t=3, p=4), or `options`. Answers that hash.
+ */
+export async function storeLegacyHash(app: FastifyInstance, user: TestUser, options: HashOptions = { type: argon2.argon2id }): Promise<string> {
+  const hash = await argon2.hash(user.password, options);
+  await app.db.update(users).set({ passwordHash: hash }).where(eq(users.id, Number(user.id)));
+  return hash;
+}
+
+/** The type, version and parameters of an argon2 hash (the library writes them as `m=..,p=..,t=..`). */
+export function hashParameters(hash: string): Record<string, string> {
+  const [, type, version, params] = hash.split('$');
+  return { type: type!, ...Object.fromEntries(`${version},${params}`.split(',').map((kv) => kv.split('=') as [string, string])) };
+}
+
+/** hashParameters of HASH_OPTIONS (src/auth/password.ts): OWASP's argon2id for interactive logins. */
+export const CURRENT_PARAMETERS = { type: 'argon2id', v: '19', m: '19456', t: '2', p: '1' };
