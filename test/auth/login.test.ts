@@ -1,8 +1,12 @@
 /** POST /v1/auth/login and its alias POST /auth/session. */
+import argon2 from 'argon2';
+import { eq } from 'drizzle-orm';
 import t from 'tap';
+import { users } from '../../db/schema/index.js';
+import { hashPassword } from '../../src/auth/password.js';
 import { buildTestApp, call } from '../helpers/app.js';
-import { expectAuthError } from '../helpers/auth.js';
-import { countUsers, createUser, expectError } from '../helpers/users.js';
+import { expectAuthError, tokenWorks } from '../helpers/auth.js';
+import { CURRENT_PARAMETERS, countUsers, createUser, expectError, hashParameters, storedHash, storeLegacyHash } from '../helpers/users.js';
 
 const PATHS = ['/v1/auth/login', '/auth/session'];
 const MB = 1024 * 1024;
@@ -131,5 +135,86 @@ t.test('login', async (t) => {
       t.equal(get.headers.allow, 'POST');
     }
     t.equal(await countUsers(app), before);
+  });
+});
+
+t.test('hashes made with other parameters than OWASP\'s are upgraded at the next successful login', async (t) => {
+  const { app, queries, resetQueries } = await buildTestApp(t);
+  const login = async (email: string, password: string) =>
+    app.inject({ method: 'POST', url: '/v1/auth/login', headers: { 'content-type': 'application/json' }, payload: { email, password } });
+  const generation = async (id: string) =>
+    (await app.db.select({ g: users.tokenGeneration }).from(users).where(eq(users.id, Number(id))))[0]!.g;
+
+  t.test('in the statements a login makes anyway, whatever the old parameters', async (t) => {
+    const OLD: [string, argon2.HashOptions][] = [
+      ['the library\'s default', { type: argon2.argon2id }],
+      ['argon2i with the same m, t, p', { type: argon2.argon2i, memoryCost: 19_456, timeCost: 2, parallelism: 1 }],
+      ['argon2id with t=1', { type: argon2.argon2id, memoryCost: 19_456, timeCost: 1, parallelism: 1 }],
+      ['argon2id with 4 lanes', { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 4 }],
+    ];
+    const current = await createUser(app);
+    resetQueries();
+    t.equal((await login(current.email, current.password)).statusCode, 200);
+    const usual = queries.length;
+    for (const [what, options] of OLD) {
+      const user = await createUser(app);
+      const old = await storeLegacyHash(app, user, options);
+      const before = await generation(user.id);
+      resetQueries();
+      t.equal((await login(user.email, user.password)).statusCode, 200, what);
+      t.equal(queries.length, usual, `${what}: no statement of its own (${usual}, as every login)`);
+      const upgraded = await storedHash(app, user.id);
+      t.not(upgraded, old);
+      t.same(hashParameters(upgraded), CURRENT_PARAMETERS, `${what}: upgraded`);
+      t.ok(await argon2.verify(upgraded, user.password), `${what}: the same password`);
+      t.equal(await generation(user.id), before, `${what}: the token generation stays`);
+      t.equal(await tokenWorks(app, user.token), 200, `${what}: the token of the earlier login works`);
+    }
+  });
+
+  t.test('a hash made with the current parameters is never rewritten', async (t) => {
+    const user = await createUser(app);
+    const hash = await storedHash(app, user.id);
+    t.same(hashParameters(hash), CURRENT_PARAMETERS, 'registration hashes with HASH_OPTIONS');
+    t.same(hashParameters(await hashPassword('anything')), CURRENT_PARAMETERS);
+    t.equal((await login(user.email, user.password)).statusCode, 200);
+    t.equal(await storedHash(app, user.id), hash);
+  });
+
+  t.test('wrong passwords, unknown addresses and blocked accounts write no hash', async (t) => {
+    const user = await createUser(app);
+    const old = await storeLegacyHash(app, user);
+    for (const password of ['not the password', user.password.toUpperCase()]) {
+      t.equal((await login(user.email, password)).statusCode, 401);
+    }
+    t.equal(await storedHash(app, user.id), old, 'wrong passwords');
+    await app.db.update(users).set({ isBlocked: true }).where(eq(users.id, Number(user.id)));
+    t.equal((await login(user.email, user.password)).statusCode, 403, 'the right password of a blocked account is refused');
+    t.equal(await storedHash(app, user.id), old, 'and upgrades nothing');
+  });
+
+  t.test('a password changed between the check and the upgrade is kept', async (t) => {
+    const user = await createUser(app);
+    await storeLegacyHash(app, user);
+    const changed = await hashPassword('the password changed meanwhile');
+    // The change holds the account's row until it commits: the login reads the old hash (readers do not
+    // wait), checks it, and its upgrade waits for the row; then it finds the hash is not the one it checked.
+    let answer: ReturnType<typeof login> | undefined;
+    await app.sql.begin(async (tx) => {
+      await tx`update users set password_hash = ${changed} where id = ${Number(user.id)}`;
+      answer = login(user.email, user.password);
+      for (let waited = 0; ; waited += 20) {
+        const [row] = await app.sql<{ n: number }[]>`
+          select count(*)::int as n from pg_stat_activity
+           where wait_event_type = 'Lock' and query like '%update "users" set password_hash%'`;
+        if (row!.n > 0) break;
+        if (waited > 10_000) throw new Error('the login never waited for the row');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    });
+    t.equal((await answer!).statusCode, 200, 'the password was right when it was checked');
+    t.equal(await storedHash(app, user.id), changed, 'the new password stays');
+    t.equal((await login(user.email, 'the password changed meanwhile')).statusCode, 200);
+    t.equal((await login(user.email, user.password)).statusCode, 401, 'the old one no longer works');
   });
 });
