@@ -6,13 +6,14 @@
  * check, and the admin pages (AdminTab.js and ListUser.js: getUsers, changeRoles, modifyUserDevices,
  * deleteUserAccount without `.json`).
  */
+import argon2 from 'argon2';
 import { eq } from 'drizzle-orm';
 import t from 'tap';
 import { users } from '../../db/schema/index.js';
 import { buildTestApp } from '../helpers/app.js';
 import { mailsTo, nthMailTo, setFrontendUrl, tokenWorks } from '../helpers/auth.js';
 import { startSmtp } from '../helpers/smtp.js';
-import { seedUser } from '../helpers/users.js';
+import { CURRENT_PARAMETERS, hashParameters, seedUser, storedHash, storeLegacyHash } from '../helpers/users.js';
 import { cmsGet, getUrl } from '../helpers/susi-clients.js';
 
 const smtp = await startSmtp(t);
@@ -53,6 +54,33 @@ t.test('susi_skill_cms src/components/Auth/Login/Login.js: login with the stale 
   await app.db.update(users).set({ assistantRole: 'operator' }).where(eq(users.id, Number(u.id)));
   t.equal((await getUrl(app, cmsGet('/aaa/showAdminService.json', { access_token: token }))).body.showAdmin, true, 'an operator sees it');
   t.equal((await getUrl(app, cmsGet('/aaa/showAdminService.json', {}, STALE))).body.showAdmin, false, 'a stale token is anonymous');
+});
+
+t.test('susi_skill_cms src/components/Auth/Login/Login.js: a password hashed with the library\'s default is rehashed by the login, not by a wrong one', async (t) => {
+  const u = await seedUser(app);
+  const loginWith = (password: string) =>
+    getUrl(app, cmsGet('/aaa/login.json', { login: u.email, password: encodeURIComponent(password), type: 'access-token' }, STALE));
+  const earlier = await loginWith(u.password);
+  t.equal(earlier.body.accepted, true, 'a login from before the upgrade');
+  const legacy = await storeLegacyHash(app, u);
+
+  const wrong = await loginWith('not my password');
+  t.equal(wrong.status, 422);
+  t.equal(wrong.body.accepted, false);
+  t.equal(await storedHash(app, u.id), legacy, 'a wrong password leaves the hash');
+
+  const login = await loginWith(u.password);
+  t.equal(login.body.accepted, true);
+  const upgraded = await storedHash(app, u.id);
+  t.same(hashParameters(upgraded), CURRENT_PARAMETERS, 'the hash has OWASP\'s parameters now');
+  t.ok(await argon2.verify(upgraded, u.password), 'and is the same password');
+  // The assistant's tokens end when the token generation moves on; the upgrade leaves it.
+  for (const [what, token] of [['the new token', login.body.access_token], ['the earlier token', earlier.body.access_token]] as const) {
+    const settings = await getUrl(app, cmsGet('/aaa/listUserSettings.json', {}, token as string));
+    t.equal(settings.body.accepted, true, `${what} works`);
+  }
+  t.equal((await loginWith(u.password)).body.accepted, true, 'the upgraded hash logs in');
+  t.equal(await storedHash(app, u.id), upgraded, 'and is not rewritten');
 });
 
 t.test('susi_skill_cms src/api/index.js getSignup, getEmailExists, getForgotPassword: over the service\'s accounts and mails', async (t) => {
