@@ -10,6 +10,8 @@ export const wantsFresh = (request: FastifyRequest) => /\bno-(cache|store)\b/i.t
 
 /** Accounts memoized at most (a few hundred bytes each). */
 const MAX_CALLERS = 10_000;
+/** Distinct change payloads remembered at most (there are fewer than a hundred tables). */
+const MAX_NAMES = 1_000;
 
 interface Entry {
   payload: string;
@@ -70,6 +72,12 @@ export class ReadCache {
 
   /** A change of `table` was committed: forgets what read it, and what named no table. */
   changed(table: string): void {
+    // Payloads are table names; anything else on the channel (a fence, by hand) must not grow the map without bound.
+    if (this.changedAt.size >= MAX_NAMES && !this.changedAt.has(table)) {
+      this.changedAt.clear();
+      this.clear();
+      return;
+    }
     this.changedAt.set(table, ++this.sequence);
     for (const key of this.byTable.get(table) ?? []) this.remove(key);
     this.forgetUndeclared();

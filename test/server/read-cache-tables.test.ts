@@ -198,4 +198,6 @@ t.test('eviction takes only the entries of the changed table, among many', async
   cache.changed('elsewhere');
   t.equal(cache.size, 8_000, 'a table nothing read evicts nothing');
   t.equal(cache.answer(requests[1], reply as never), true, 'an entry of another table is answered');
+  for (let i = 0; i < 1_000; i++) cache.changed(`not-a-table-${i}`);
+  t.equal(cache.size, 0, 'a flood of payloads that name no table starts the cache over instead of growing its memory');
 });
