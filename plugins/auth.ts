@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { logins, users } from '../db/schema/index.js';
 import type { Caller } from '../src/auth/caller.js';
 import { unauthorized } from '../src/jsonapi/errors.js';
+import type { Db } from './db.js';
 import { wantsFresh } from './read-cache.js';
 
 export interface AuthOptions {
@@ -70,6 +71,30 @@ function isClaims(claims: Partial<Claims>): claims is Claims {
   );
 }
 
+/**
+ * The tables `callerLookup` reads: the read cache drops its memoized callers when one of them changes
+ * (a deleted or demoted account, a changed password, an ended login). A test compares this list with
+ * the tables the lookup's SQL names.
+ */
+export const CALLER_TABLES = ['users', 'logins'] as const;
+
+/** The live account a token names, with its login (`sid`) when the token names one. */
+export const callerLookup = (db: Db, identity: number, sid: string | undefined) =>
+  db
+    .select({
+      id: users.id,
+      email: users.email,
+      isAdmin: users.isAdmin,
+      isSuperAdmin: users.isSuperAdmin,
+      generation: users.tokenGeneration,
+      login: logins.id,
+      ended: logins.endedAt,
+    })
+    .from(users)
+    .leftJoin(logins, and(eq(logins.id, sid ?? NO_LOGIN), eq(logins.userId, users.id)))
+    .where(and(eq(users.id, identity), isNull(users.deletedAt)))
+    .limit(1);
+
 export default fp(
   async (app, options: AuthOptions) => {
     await app.register(fastifyJwt, {
@@ -99,24 +124,8 @@ export default fp(
       }
       if (!isClaims(claims)) throw unauthorized('Invalid token');
       const { identity, sid } = claims;
-      const load = async () => {
-        const [row] = await app.db
-          .select({
-            id: users.id,
-            email: users.email,
-            isAdmin: users.isAdmin,
-            isSuperAdmin: users.isSuperAdmin,
-            generation: users.tokenGeneration,
-            login: logins.id,
-            ended: logins.endedAt,
-          })
-          .from(users)
-          .leftJoin(logins, and(eq(logins.id, sid ?? NO_LOGIN), eq(logins.userId, users.id)))
-          .where(and(eq(users.id, identity), isNull(users.deletedAt)))
-          .limit(1);
-        return row;
-      };
-      const row = await (app.readCache && !fresh ? app.readCache.caller(`${identity} ${sid ?? ''}`, load) : load());
+      const load = async () => (await callerLookup(app.db, identity, sid))[0];
+      const row = await (app.readCache && !fresh ? app.readCache.caller(`${identity} ${sid ?? ''}`, CALLER_TABLES, load) : load());
       if (!row) throw unauthorized('The account of this token no longer exists');
       if (sid !== undefined ? row.login === null || row.ended !== null : (claims.gen ?? 0) !== row.generation) {
         throw unauthorized(sid !== undefined ? 'The login of this token has ended' : 'The password changed since this token was issued');

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import type postgres from 'postgres';
+
+/**
+ * The base tables each view of the public schema reads, views over views followed down, from the
+ * catalog: a change notification names a base table (views have no triggers), and a cached answer
+ * that read a view must go when one of them changes.
+ */
+export async function loadViewTables(sql: postgres.Sql): Promise<Map<string, string[]>> {
+  // A view's query is its _RETURN rule; the rule depends on every relation the query names (and on
+  // the view itself, left out).
+  const rows = await sql<{ view: string; used: string; kind: string }[]>`
+    select distinct v.relname as view, u.relname as used, u.relkind::text as kind
+    from pg_class v
+    join pg_rewrite r on r.ev_class = v.oid
+    join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = r.oid and d.refclassid = 'pg_class'::regclass and d.refobjid <> v.oid
+    join pg_class u on u.oid = d.refobjid
+    where v.relkind = 'v' and v.relnamespace = 'public'::regnamespace`;
+  const uses = new Map<string, string[]>();
+  for (const { view, used } of rows) uses.set(view, [...(uses.get(view) ?? []), used]);
+  const bases = (name: string, seen: Set<string>): string[] => {
+    if (!uses.has(name)) return [name];
+    if (seen.has(name)) return [];
+    seen.add(name);
+    return uses.get(name)!.flatMap((used) => bases(used, seen));
+  };
+  return new Map([...uses.keys()].map((view) => [view, [...new Set(bases(view, new Set()))].sort()]));
+}
+
+/**
+ * A round trip through this process's LISTEN connection: `passed()` notifies a channel only this
+ * process listens to and waits until that notification comes back. PostgreSQL delivers
+ * notifications in commit order over one queue, so by then every change notification of a
+ * transaction committed before the call has been handled here.
+ */
+export class ChangeFence {
+  readonly channel = `oe_read_cache_${randomBytes(8).toString('hex')}`;
+  private listening = false;
+  private sent = 0;
+  private waiting = new Map<string, () => void>();
+
+  constructor(
+    private readonly sql: postgres.Sql,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** Starts listening (on the connection the change channel's listener uses: postgres.js has one per client). */
+  async listen(): Promise<void> {
+    await this.sql.listen(
+      this.channel,
+      (payload) => this.waiting.get(payload)?.(),
+      () => void (this.listening = true),
+    );
+  }
+
+  /** True once everything committed before the call has been notified here; false when that cannot be told in time. */
+  async passed(): Promise<boolean> {
+    if (!this.listening) return false;
+    const token = String(++this.sent);
+    let timer: NodeJS.Timeout | undefined;
+    const arrived = new Promise<boolean>((resolve) => this.waiting.set(token, () => resolve(true)));
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), this.timeoutMs);
+      timer.unref();
+    });
+    try {
+      const sent = this.sql`select pg_notify(${this.channel}, ${token})`.then(
+        () => arrived,
+        () => false,
+      );
+      return await Promise.race([sent, late]);
+    } finally {
+      clearTimeout(timer);
+      this.waiting.delete(token);
+    }
+  }
+}
