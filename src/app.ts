@@ -20,7 +20,7 @@ import { transferRoutes, transferTag } from './transfer/routes.js';
 import assistant, { assistantTag } from './assistant/index.js';
 import { appgenRoutes, appgenTag } from './appgen/routes.js';
 import jsonapi from './jsonapi/plugin.js';
-import type { ResourceSpec } from './jsonapi/resource.js';
+import type { ResourceSpec } from './jsonapi/index.js';
 import { jobs } from './jobs/index.js';
 import { mailLimitsOf } from './rate-limits/mail.js';
 import { loggerOptions } from './request-log.js';

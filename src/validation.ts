@@ -1,7 +1,7 @@
 import { Ajv, type AnySchema } from 'ajv';
 import formats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { canonicalTimeZone } from './jsonapi/types.js';
+import { canonicalTimeZone } from './jsonapi/index.js';
 
 const addFormats = formats as unknown as typeof formats.default;
 

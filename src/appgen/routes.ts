@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
-import { API_PREFIX } from '../jsonapi/serialize.js';
-import { RETRY_AFTER } from '../jsonapi/errors.js';
+import { API_PREFIX, RETRY_AFTER } from '../jsonapi/index.js';
 import { AppgenError, AppgenFailure, sendFailure, TAG } from './failure.js';
 import { acceptAnyBody, CONSUMES, readBody } from './body.js';
 import { FIELD_MESSAGES, FIELDS, isValid, unknownMembers, Warnings, type Field } from './fields.js';

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { users } from '../../db/schema/index.js';
 import { endLogins } from '../auth/logins.js';
 import { liveAccountWith } from '../auth/accounts.js';
-import { hasNul } from '../jsonapi/values.js';
+import { hasNul } from '../jsonapi/index.js';
 import { AssistantError } from './identity.js';
 import { assistantRoute, params } from './route.js';
 import type { SettingsFiles } from './settings-files.js';

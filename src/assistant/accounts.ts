@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import mime from 'mime-types';
 import { users } from '../../db/schema/index.js';
 import { checkLogin, type LoginLimits } from '../auth/login.js';
-import { hasNul } from '../jsonapi/values.js';
+import { hasNul } from '../jsonapi/index.js';
 import { AssistantError, identify, rank, requireRole, ROLES, type Role } from './identity.js';
 import { assistantRoute, failures, params, paramsOf, sendFailure, TAG } from './route.js';
 import { roleColumns, type SettingsFiles } from './settings-files.js';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { users } from '../../db/schema/index.js';
 import type { Caller } from '../auth/caller.js';
-import { JsonApiError } from '../jsonapi/errors.js';
+import { JsonApiError } from '../jsonapi/index.js';
 
 /** The assistant's roles, weakest first; `admin` and `superadmin` are the event service's flags. */
 export const ROLES = ['anonymous', 'user', 'reviewer', 'operator', 'admin', 'superadmin'] as const;

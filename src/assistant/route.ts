@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { RateLimited } from '../rate-limits/hits.js';
 import { isConnectionFailure } from '../../plugins/db.js';
-import { databaseUnavailable, JsonApiError, RETRY_AFTER } from '../jsonapi/errors.js';
+import { JsonApiError, RETRY_AFTER, databaseUnavailable } from '../jsonapi/index.js';
 import { AssistantError, identify, requireRole, sessionOf, type Identity, type Role } from './identity.js';
 
 export const TAG = 'assistant';

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { skills } from '../../db/schema/index.js';
 import type { Caller } from '../auth/caller.js';
 import type { ImageLimits } from '../files/image.js';
-import { hasNul } from '../jsonapi/values.js';
+import { hasNul } from '../jsonapi/index.js';
 import { AssistantError, identify, rank, requireRole, sessionOf, type Identity } from './identity.js';
 import { AssistantAnswer, assistantRoute, failures, type FormFile, isPrivate, type Params, params, requestParams, send, sendFailure, SKILL_PARAMS, TAG } from './route.js';
 import { checkedWhere, skillRowOf } from './skill-lookup.js';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from '../jsonapi/errors.js';
+import { forbidden, unauthorized } from '../jsonapi/index.js';
 
 /** The authenticated user a request acts for; `null` when the request carries no token. */
 export interface Caller {

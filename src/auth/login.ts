@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../../db/schema/index.js';
 import type { Config } from '../config.js';
-import { forbidden } from '../jsonapi/errors.js';
+import { forbidden } from '../jsonapi/index.js';
 import { forget, take } from '../rate-limits/hits.js';
 import { clientOf } from '../rate-limits/keys.js';
 import { upgradedHash, verifyPassword } from './password.js';

@@ -3,7 +3,7 @@ import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { accountTokens, logins, refreshTokens, users } from '../../db/schema/index.js';
 import type { Db } from '../../plugins/db.js';
-import { unauthorized } from '../jsonapi/errors.js';
+import { unauthorized } from '../jsonapi/index.js';
 
 /** Lifetimes in seconds: JWT_EXPIRES_IN and JWT_REFRESH_EXPIRES_IN. */
 export interface TokenLifetimes {

@@ -1,6 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { errorResponses } from '../jsonapi/routes.js';
-import { ErrorObject, JsonApiVersion, MEDIA_TYPE } from '../jsonapi/schemas.js';
+import { ErrorObject, JsonApiVersion, MEDIA_TYPE, errorResponses } from '../jsonapi/index.js';
 
 /** The error document of the logins and refreshes: JSON:API errors plus `error`, as the web front end reads it. */
 export const AuthErrorDocument = Type.Object(

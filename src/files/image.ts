@@ -2,9 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { requireLogin } from '../auth/caller.js';
-import { JsonApiError, unprocessable } from '../jsonapi/errors.js';
-import { errorResponses } from '../jsonapi/routes.js';
-import { API_PREFIX } from '../jsonapi/serialize.js';
+import { API_PREFIX, JsonApiError, errorResponses, unprocessable } from '../jsonapi/index.js';
 import { forceLocal, ForceLocalQuery, storeAll, TAG, uniqueKey } from './upload.js';
 
 export interface ImageLimits {

@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { contentTypeOf, isKey, MEDIA_PREFIX } from '../../plugins/storage.js';
-import { notFound } from '../jsonapi/errors.js';
-import { errorResponses } from '../jsonapi/routes.js';
+import { errorResponses, notFound } from '../jsonapi/index.js';
 import { EXPORTS_FOLDER } from '../transfer/jobs.js';
 import { TAG } from './upload.js';
 

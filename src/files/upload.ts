@@ -8,9 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Backend, Body } from '../../plugins/storage.js';
 import { storageUnavailable } from '../../plugins/storage.js';
 import { requireLogin } from '../auth/caller.js';
-import { badRequest, JsonApiError } from '../jsonapi/errors.js';
-import { errorResponses } from '../jsonapi/routes.js';
-import { API_PREFIX } from '../jsonapi/serialize.js';
+import { API_PREFIX, JsonApiError, badRequest, errorResponses } from '../jsonapi/index.js';
 
 export interface UploadLimits {
   maxFileBytes: number;

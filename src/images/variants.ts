@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { events, settings, speakers, users } from '../../db/schema/index.js';
-import type { Hooks } from '../jsonapi/resource.js';
+import type { Hooks } from '../jsonapi/index.js';
 import { safeFetch, type FetchLimits } from '../net/safe-fetch.js';
 import { resize, type VariantSize } from './resize.js';
 

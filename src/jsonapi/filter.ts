@@ -179,7 +179,7 @@ class FilterCompiler {
 }
 
 /** Conditions making rows of `target` (its columns `tc`, under any alias) live and within the caller's scope. */
-const visibleIn = (ctx: Ctx, target: Model, tc: Columns) => [
+export const visibleIn = (ctx: Ctx, target: Model, tc: Columns) => [
   target.spec.softDelete ? isNull(tc[target.spec.softDelete]!) : undefined,
   target.spec.policy.scope(ctx, tc),
 ];

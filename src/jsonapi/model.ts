@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
-import { and, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, isNull, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { AttributeSpec, Ctx, RelationshipSpec, ResourceSpec } from './resource.js';
+import type { AttributeSpec, RelationshipSpec, ResourceSpec } from './resource.js';
 
 export type ValueKind = 'integer' | 'number' | 'boolean' | 'string' | 'date-time' | 'other';
 
@@ -38,7 +38,7 @@ export interface Model {
   /** Row key -> expression of each computed attribute (`select`). */
   computed: [string, NonNullable<AttributeSpec['select']>][];
   /** To-one relationships stored in a column of this table; their targets are resolved by the Registry. */
-  links: { name: string; key: string; column: PgColumn; target?: Model }[];
+  links: { name: string; column: PgColumn; target?: Model }[];
   relationships: Map<string, RelationshipSpec>;
   /** `deleted_at IS NULL` for soft-deleting resources. */
   live?: SQL;
@@ -93,7 +93,7 @@ export function buildModel(spec: ResourceSpec): Model {
       throw new Error(`resource ${spec.type}: to-one ${name} needs exactly one of column and foreignKey`);
     if (rel.kind !== 'toOne' || !rel.column) continue;
     selection[rel.column] = column(spec, columns, rel.column);
-    links.push({ name, key: `${LINK}${name}`, column: selection[rel.column]! });
+    links.push({ name, column: selection[rel.column]! });
   }
   if (spec.alternateKey) column(spec, columns, spec.alternateKey);
   const members = new Set(['id', ...readable.map(([wire]) => wire), ...relationships.keys()]);
@@ -103,31 +103,8 @@ export function buildModel(spec: ResourceSpec): Model {
   };
 }
 
-export const PRIVATE = '__private';
 /** Prefix of the row key of a computed attribute. */
 export const COMPUTED = '__computed_';
-/** Prefix of the selected linkage of a to-one relationship. */
-export const LINK = '__link_';
-
-/**
- * What a read selects for this caller, in the same statement: the model's selection; for each to-one
- * relationship, the id it links to if that record is live and the caller may name it (a deleted
- * track is no longer a session's track); and, where attributes are private, whether this caller may
- * see them.
- */
-export function selectionFor(ctx: Ctx, model: Model): Record<string, PgColumn | SQL> {
-  const selection: Record<string, PgColumn | SQL> = { ...model.selection };
-  for (const { key, column, target } of model.links) {
-    const policy = target!.spec.policy;
-    const allowed = and(target!.live, (policy.linkable ?? policy.scope)(ctx, target!.columns));
-    selection[key] = allowed
-      ? sql`(select ${target!.id} from ${target!.table} where ${target!.id} = ${column} and ${allowed})`
-      : sql`${column}`;
-  }
-  for (const [key, select] of model.computed) selection[key] = select(model.columns);
-  if (model.private.size > 0) selection[PRIVATE] = sql<boolean>`(${model.spec.policy.seesPrivate!(ctx, model.columns)})`;
-  return selection;
-}
 
 /** All models of the app, by type; relationships are resolved through it. */
 export class Registry {

@@ -5,7 +5,8 @@ import { Registry } from './model.js';
 import { documentQuerySchema, linkageQuerySchema, listQuerySchema } from './query.js';
 import { resourceSchemas } from './resource-schemas.js';
 import type { ResourceSpec } from './resource.js';
-import { registerResourceRoutes, routeKit } from './routes.js';
+import { routeKit } from './kit.js';
+import { registerResourceRoutes } from './routes.js';
 import { MEDIA_TYPE, sharedSchemas } from './schemas.js';
 
 declare module 'fastify' {

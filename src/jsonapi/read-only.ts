@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { unprocessable } from './errors.js';
-import { fetchRelated, linkageByParent } from './loader.js';
 import { valueKind, type Model, type Registry } from './model.js';
-import { linkageIds, parseId } from './operations.js';
+import type { IncludeTree } from './query.js';
+import { parseId } from './records.js';
 import { isWritable } from './resource-schemas.js';
-import type { AttributeSpec, Ctx, RelationshipSpec, Row, WriteInput } from './resource.js';
-import { toResource, type Linkage, type ResourceObject } from './serialize.js';
+import type { AttributeSpec, Ctx, Row, WriteInput } from './resource.js';
+import { linkageIds, type Linkage } from './write.js';
 
 /** A sent attribute equals the one read; date-times compare as instants, whatever their spelling. */
 function sameValue(attr: AttributeSpec, sent: unknown, read: unknown): boolean {
@@ -26,17 +26,26 @@ function idSet(target: Model, ids: string | null | string[]): string[] {
   return [...new Set((ids === null ? [] : [ids].flat()).map(key))].sort();
 }
 
+/** A record as a read returns it to this caller: its row and its resource object (JSON text). */
 interface ReadRecord {
   row: Row;
-  /** The record as the API serialises it for this caller (private attributes only where it may see them). */
-  read: ResourceObject;
+  data?: string;
 }
 
-/** The linkage of `name` the caller reads: in the document (to-one foreign keys), else as an include loads it. */
-async function readLinkage(ctx: Ctx, registry: Registry, name: string, rel: RelationshipSpec, { row, read }: ReadRecord): Promise<Linkage> {
-  const shown = read.relationships[name]!.data;
-  if (shown !== undefined) return shown;
-  return linkageByParent(rel, [row], await fetchRelated(ctx, registry, rel, [row])).get(row.id)!;
+/** A resource object as the documents carry it. */
+interface ResourceObject {
+  attributes: Record<string, unknown>;
+  relationships: Record<string, { data?: Linkage }>;
+}
+
+/** Whether a write's input sends read-only members; if so, the include tree that loads the linkage to compare them with. */
+export function readOnlyLinkage(model: Model, input: WriteInput): IncludeTree | undefined {
+  const attributes = Object.keys(input.attributes).some((wire) => model.spec.attributes[wire]!.readOnly);
+  const relationships = Object.keys(input.relationships).filter((name) => !isWritable(model.relationships.get(name)!));
+  if (!attributes && relationships.length === 0) return undefined;
+  // A to-one relationship in a column carries its linkage whatever is included.
+  const loaded = relationships.filter((name) => !model.links.some((l) => l.name === name));
+  return new Map(loaded.map((name) => [name, new Map()]));
 }
 
 /**
@@ -46,8 +55,8 @@ async function readLinkage(ctx: Ctx, registry: Registry, name: string, rel: Rela
  * instants), or, on create (no `row`), when it is null, an empty list or the attribute's default; any other
  * value is refused.
  */
-export async function dropReadOnly(ctx: Ctx, registry: Registry, model: Model, input: WriteInput, row?: Row) {
-  const record: ReadRecord | undefined = row && { row, read: JSON.parse(JSON.stringify(toResource(model, row, new Map()))) };
+export async function dropReadOnly(ctx: Ctx, registry: Registry, model: Model, input: WriteInput, current?: ReadRecord) {
+  const record = current?.data === undefined ? undefined : (JSON.parse(current.data) as ResourceObject);
   const refuse = (name: string, pointer: string, empty: string) =>
     unprocessable(
       record
@@ -59,14 +68,14 @@ export async function dropReadOnly(ctx: Ctx, registry: Registry, model: Model, i
     const attr = model.spec.attributes[wire]!;
     if (!attr.readOnly) continue;
     // On create, the value the new record will hold (its declared default) counts as unchanged too.
-    const unchanged = sameValue(attr, value, record?.read.attributes[wire] ?? null) || (!record && attr.schema.default !== undefined && sameValue(attr, value, attr.schema.default));
+    const unchanged = sameValue(attr, value, record?.attributes[wire] ?? null) || (!record && attr.schema.default !== undefined && sameValue(attr, value, attr.schema.default));
     if (!unchanged) throw refuse(wire, `/data/attributes/${wire}`, 'null');
     delete input.attributes[wire];
   }
   for (const [name, ids] of Object.entries(input.relationships)) {
     const rel = model.relationships.get(name)!;
     if (isWritable(rel)) continue;
-    const linkage = record ? await readLinkage(ctx, registry, name, rel, record) : rel.kind === 'toOne' ? null : [];
+    const linkage = record ? record.relationships[name]!.data! : rel.kind === 'toOne' ? null : [];
     const target = registry.get(rel.type);
     const sent = idSet(target, ids);
     const namesCaller = !record && rel.kind === 'toOne' && !!rel.callerOnCreate && !!ctx.caller && isDeepStrictEqual(sent, [String(ctx.caller.id)]);

@@ -1,29 +1,33 @@
-import { Type } from '@sinclair/typebox';
-import { eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
-import { fetchRelated, linkageByParent, relatedCondition } from './loader.js';
-import { pascal } from './names.js';
-import {
-  changeLinks, checkRelated, findRow, foreignKeyValues, guardImmutable, linkageIds, listRows, renderRows, rethrowDbError,
-} from './operations.js';
-import { parseDocumentQuery, parseListQuery, type RawQuery } from './query.js';
-import { componentIds, isWritable, relatedCreateId, suppliedByPath } from './resource-schemas.js';
-import type { Ctx, RelationshipSpec, Row, ToManySpec, ToOneSpec } from './resource.js';
-import { conflict } from './errors.js';
-import { createdDocument, createdResponse, createResource, idOf, newResourceData, writeInput, type RouteKit } from './routes.js';
-import { jsonapiMember as jsonapi } from './schemas.js';
-import { API_PREFIX, selfLink, type Linkage } from './serialize.js';
-
 /**
  * For every relationship: the relationship endpoint (`/relationships/<name>`: GET, and for writable
  * ones PATCH, plus POST and DELETE on to-many) and the related endpoint (`/<name>`), which is a full
  * list route for to-many relationships.
  */
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { createdDocument, linkageDocument, listDocument, recordDocument } from './documents.js';
+import { conflict } from './errors.js';
+import { idOf, listQueryOf, newResourceData, parsed, writeInput, type RouteKit } from './kit.js';
+import { pascal } from './names.js';
+import { createdResponse } from './openapi-operations.js';
+import { parseDocumentQuery, type RawQuery } from './query.js';
+import { API_PREFIX, readLinkage, readList, readRecord, selfLink } from './read.js';
+import { findRow } from './records.js';
+import { componentIds, isWritable, relatedCreateId, suppliedByPath } from './resource-schemas.js';
+import type { Ctx, RelationshipSpec, Row, ToManySpec, ToOneSpec } from './resource.js';
+import { changeRelationship, createRecord, type Linkage } from './write.js';
+
 export function registerRelationshipRoutes(kit: RouteKit) {
   for (const [name, rel] of kit.model.relationships) {
     linkageRoutes(kit, name, rel);
     relatedRoute(kit, name, rel);
   }
+}
+
+/** What a related read checks of the record its path names: the policy's `read` and the relationship's guard. */
+async function parentChecks(kit: RouteKit, ctx: Ctx, rel: RelationshipSpec, row: Row) {
+  await kit.model.spec.policy.read(ctx, row);
+  await rel.guard?.(ctx, row);
 }
 
 function linkageRoutes(kit: RouteKit, name: string, rel: RelationshipSpec) {
@@ -32,16 +36,6 @@ function linkageRoutes(kit: RouteKit, name: string, rel: RelationshipSpec) {
   const ids = componentIds(model);
   const path = `${API_PREFIX}/${spec.path}/:id/relationships/${name}`;
   const opName = `${spec.name}${pascal(name)}Relationship`;
-
-  const document = async (ctx: Ctx, row: Row) => {
-    const related = await fetchRelated(ctx, registry, rel, [row], true);
-    const self = selfLink(model, row.id);
-    return {
-      links: { self: `${self}/relationships/${name}`, related: `${self}/${name}` },
-      data: linkageByParent(rel, [row], related).get(row.id) as Linkage,
-      jsonapi,
-    };
-  };
 
   app.get(
     path,
@@ -56,10 +50,9 @@ function linkageRoutes(kit: RouteKit, name: string, rel: RelationshipSpec) {
     }),
     async (request) => {
       const ctx = kit.ctx(request);
-      const row = await findRow(ctx, model, idOf(request));
-      await spec.policy.read(ctx, row);
-      await rel.guard?.(ctx, row);
-      return document(ctx, row);
+      const { row, data } = await readLinkage(ctx, registry, model, rel, { rawId: idOf(request) });
+      await parentChecks(kit, ctx, rel, row);
+      return linkageDocument(data, selfLink(model, row.id), name);
     },
   );
 
@@ -67,23 +60,8 @@ function linkageRoutes(kit: RouteKit, name: string, rel: RelationshipSpec) {
 
   const change = (mode: 'replace' | 'add' | 'remove') => async (request: FastifyRequest) => {
     const { data } = request.body as { data: Linkage };
-    return app.db.transaction(async (tx) => {
-      const ctx = kit.ctx(request, tx);
-      const row = await findRow(ctx, model, idOf(request), true);
-      const relationships = { [name]: linkageIds(data) };
-      await spec.policy.update(ctx, row, { attributes: {}, relationships });
-      guardImmutable(registry, model, row, relationships);
-      if (mode !== 'remove') await checkRelated(ctx, registry, model, relationships, row);
-      if (rel.kind === 'toOne') {
-        const values: Record<string, unknown> = {};
-        foreignKeyValues(registry, model, relationships, values);
-        await tx.update(model.table).set(values).where(eq(model.id, row.id));
-        row[rel.column!] = values[rel.column!];
-      } else {
-        await changeLinks(ctx, registry, model, name, row.id, relationships[name] as string[], mode);
-      }
-      return document(ctx, row);
-    }).catch(rethrowDbError(model));
+    const { id, linkage } = await changeRelationship(kit, model, request, idOf(request), name, data, mode);
+    return linkageDocument(linkage, selfLink(model, id), name);
   };
   const writeOptions = (verb: string, operationId: string, description: string) =>
     kit.options({
@@ -118,6 +96,8 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
   const targetIds = componentIds(target);
   const path = `${API_PREFIX}/${spec.path}/:id/${name}`;
   const operationId = `get${spec.name}${pascal(name)}`;
+  /** A bad query answers 400 only after the record the path names passed its checks. */
+  const checksFirst = (ctx: Ctx, request: FastifyRequest) => async () => parentChecks(kit, ctx, rel, await findRow(ctx, model, idOf(request)));
 
   if (rel.kind === 'toOne') {
     app.get(
@@ -138,14 +118,12 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
       }),
       async (request) => {
         const ctx = kit.ctx(request);
-        const row = await findRow(ctx, model, idOf(request));
-        await spec.policy.read(ctx, row);
-        await rel.guard?.(ctx, row);
-        const related = await fetchRelated(ctx, registry, rel, [row]);
-        const query = parseDocumentQuery(registry, target, request.query as RawQuery);
-        const { data, included } = await renderRows(ctx, registry, target, related, query);
-        const links = { self: `${selfLink(model, row.id)}/${name}` };
-        return { data: data[0] ?? null, ...(included ? { included } : {}), links, jsonapi };
+        const query = await parsed(() => parseDocumentQuery(registry, target, request.query as RawQuery), checksFirst(ctx, request));
+        const found = (await readRecord(ctx, registry, target, query, { parent: { model, rawId: idOf(request) }, rel }))!;
+        await parentChecks(kit, ctx, rel, found.parent!);
+        const self = `${selfLink(model, found.parent!.id)}/${name}`;
+        if (found.data === undefined) return recordDocument({ data: 'null', ...(query.include.size > 0 ? { included: '[]' } : {}) }, self);
+        return recordDocument(found, self);
       },
     );
     return;
@@ -164,14 +142,15 @@ function relatedRoute(kit: RouteKit, name: string, rel: RelationshipSpec) {
     }),
     async (request) => {
       const ctx = kit.ctx(request);
-      const row = await findRow(ctx, model, idOf(request));
-      await spec.policy.read(ctx, row);
-      await rel.guard?.(ctx, row);
+      const raw = request.query as RawQuery;
+      const { query, filter } = await parsed(() => listQueryOf(kit, ctx, target, raw), async () => {
+        await checksFirst(ctx, request)();
+        target.spec.policy.list(ctx);
+      });
+      const found = await readList(ctx, registry, target, query, { filter, parent: { model, rawId: idOf(request) }, rel });
+      await parentChecks(kit, ctx, rel, found.parent!);
       target.spec.policy.list(ctx);
-      const query = parseListQuery(registry, target, request.query as RawQuery, kit.listAllMax);
-      const base = relatedCondition(ctx, target, rel, row.id);
-      const listPath = `${selfLink(model, row.id)}/${name}`;
-      return { ...(await listRows(ctx, registry, target, query, listPath, request.query as RawQuery, base)), jsonapi };
+      return listDocument(found, query, `${selfLink(model, found.parent!.id)}/${name}`, raw);
     },
   );
 
@@ -200,7 +179,7 @@ function relatedCreateRoute(kit: RouteKit, name: string, rel: ToManySpec) {
     }),
     async (request, reply) => {
       const input = writeInput(newResourceData(request));
-      const row = await createResource(kit, target, request, async (ctx) => {
+      const created = await createRecord(kit, target, request, async (ctx) => {
         const parent = await findRow(ctx, model, idOf(request));
         await spec.policy.read(ctx, parent);
         const id = String(parent.id);
@@ -215,7 +194,7 @@ function relatedCreateRoute(kit: RouteKit, name: string, rel: ToManySpec) {
         }
         return input;
       });
-      return createdDocument(reply, target, row);
+      return createdDocument(reply, created, selfLink(target, created.row.id));
     },
   );
 }

@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { rateLimitHits } from '../../db/schema/index.js';
 import type { Db } from '../../plugins/db.js';
-import { JsonApiError } from '../jsonapi/errors.js';
+import { JsonApiError } from '../jsonapi/index.js';
 
 /** At most `max` per `windowSeconds` for `key` in `bucket`; this request counts `weight` (default 1). */
 export interface RateLimit {

@@ -1,8 +1,6 @@
 /** Attribute and relationship declarations that many resources share. */
 import { Type } from '@sinclair/typebox';
-import type { AttributeSpec, ToManySpec, ToOneSpec } from '../jsonapi/resource.js';
-import { DateTime, Nullable, Text, Url } from '../jsonapi/types.js';
-import { INT4_MAX } from '../jsonapi/values.js';
+import { DateTime, INT4_MAX, Nullable, Text, Url, type AttributeSpec, type ToManySpec, type ToOneSpec } from '../jsonapi/index.js';
 
 /** One of a fixed list of strings. */
 export const choice = (values: readonly string[], description: string) =>

@@ -3,9 +3,7 @@
  * held to the one shape its client reads, with bounded sizes, so no member stores arbitrary documents.
  */
 import { Type } from '@sinclair/typebox';
-import type { AttributeSpec } from '../jsonapi/resource.js';
-import { Nullable } from '../jsonapi/types.js';
-import { INT4_MAX } from '../jsonapi/values.js';
+import { INT4_MAX, Nullable, type AttributeSpec } from '../jsonapi/index.js';
 
 /** The reference's `max_complex_custom_fields` default: answers to an event's own (complex) form fields. */
 export const MAX_COMPLEX_FIELDS = 30;

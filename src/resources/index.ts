@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import type { ResourceSpec } from '../jsonapi/resource.js';
+import type { ResourceSpec } from '../jsonapi/index.js';
 import adminStatisticsRoutes from './admin-statistics/index.js';
 import { attendeeResource } from './attendees/index.js';
 import sendReceiptRoute from './attendees/send-receipt.js';

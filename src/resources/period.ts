@@ -1,5 +1,4 @@
-import { unprocessable } from '../jsonapi/errors.js';
-import type { Row } from '../jsonapi/resource.js';
+import { unprocessable, type Row } from '../jsonapi/index.js';
 
 const after = (values: Record<string, unknown>, current: Row | undefined, key: string) =>
   key in values ? values[key] : current?.[key];

@@ -7,9 +7,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { events, sessions, speakers, speakersSessions } from '../../db/schema/index.js';
 import { loggedIn } from '../auth/caller.js';
-import { forbidden } from '../jsonapi/errors.js';
-import type { Ctx, Row, WriteInput } from '../jsonapi/resource.js';
-import { integerId } from '../jsonapi/values.js';
+import { forbidden, integerId, type Ctx, type Row, type WriteInput } from '../jsonapi/index.js';
 
 /**
  * A submission needs an event that takes them: `is-sessions-speakers-enabled` (the reference refuses

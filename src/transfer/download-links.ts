@@ -3,7 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { events } from '../../db/schema/index.js';
 import type { Db } from '../../plugins/db.js';
 import type { Config } from '../config.js';
-import { forbidden, notFound } from '../jsonapi/errors.js';
+import { forbidden, notFound } from '../jsonapi/index.js';
 
 /** What a download link's query says of it. */
 export type LinkCheck = 'valid' | 'expired' | 'invalid';

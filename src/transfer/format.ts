@@ -1,4 +1,4 @@
-import { Registry, type Model } from '../jsonapi/model.js';
+import { Registry, type Model } from '../jsonapi/index.js';
 import { resources } from '../resources/index.js';
 
 /** Version of the archive layout this service writes; written into `meta.json`. */

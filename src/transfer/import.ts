@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../plugins/db.js';
 import { eventSubTopics, eventTopics, eventTypes, speakersSessions } from '../../db/schema/index.js';
 import { IMAGE_VARIANTS_QUEUE, type ImageOwner } from '../images/variants.js';
-import type { Model } from '../jsonapi/model.js';
+import type { Model } from '../jsonapi/index.js';
 import { newIdentifier } from '../resources/events/index.js';
 import { extensionOf } from '../files/upload.js';
 import { TaskEnded } from '../jobs/task-job.js';

@@ -3,11 +3,7 @@ import { and, count, countDistinct, eq, gte, isNull, sql, type SQL } from 'drizz
 import type { FastifyInstance } from 'fastify';
 import { eventRoles, events, groups, mails, orders, sessions, userFollowGroups, users } from '../../../db/schema/index.js';
 import { requireStaff } from '../../auth/caller.js';
-import { badRequest, notFound } from '../../jsonapi/errors.js';
-import { compatibilityParameters } from '../../jsonapi/query.js';
-import { operation } from '../../jsonapi/routes.js';
-import { jsonapiMember as jsonapi } from '../../jsonapi/schemas.js';
-import { API_PREFIX } from '../../jsonapi/serialize.js';
+import { API_PREFIX, badRequest, compatibilityParameters, jsonapiMember as jsonapi, notFound, operation } from '../../jsonapi/index.js';
 
 const TAG = 'Admin statistics';
 

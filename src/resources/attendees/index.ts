@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { attendees } from '../../../db/schema/index.js';
-import { defineResource, type AttributeSpec } from '../../jsonapi/resource.js';
-import { DateTime, Email, Nullable } from '../../jsonapi/types.js';
+import { DateTime, Email, Nullable, defineResource, type AttributeSpec } from '../../jsonapi/index.js';
 import { createdAt, deletedAt, eventOf, flexibleBoolean, optionalInteger, optionalText } from '../attributes.js';
 import { attendeePolicy } from './policy.js';
 

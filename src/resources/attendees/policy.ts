@@ -1,9 +1,7 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { orders } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
-import { forbidden } from '../../jsonapi/errors.js';
-import type { Ctx, Policy, Row, WriteInput } from '../../jsonapi/resource.js';
-import { integerId } from '../../jsonapi/values.js';
+import { forbidden, integerId, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
 import { holdsRole, inManagedEvent, inVisibleEvent, namedEvent, roleIn } from '../events/access.js';
 
 /** Orders whose buyer may still change their ticket holders (as for the order itself). */

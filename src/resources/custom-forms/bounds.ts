@@ -1,5 +1,4 @@
-import { unprocessable } from '../../jsonapi/errors.js';
-import type { Row } from '../../jsonapi/resource.js';
+import { unprocessable, type Row } from '../../jsonapi/index.js';
 
 /** Refuses a field whose min is above its max, the written values taken with the stored ones. */
 export function checkBounds(values: Record<string, unknown>, row?: Row) {

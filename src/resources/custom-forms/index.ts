@@ -1,6 +1,5 @@
 import { customForms } from '../../../db/schema/index.js';
-import { defineResource } from '../../jsonapi/resource.js';
-import { Nullable } from '../../jsonapi/types.js';
+import { Nullable, defineResource } from '../../jsonapi/index.js';
 import { choice, eventOf, flexibleBoolean, optionalInteger, optionalText, position, requiredText } from '../attributes.js';
 import { translations } from '../form-values.js';
 import { checkBounds } from './bounds.js';

@@ -1,8 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { eventCopyrights } from '../../../db/schema/index.js';
-import { unprocessable } from '../../jsonapi/errors.js';
-import { defineResource } from '../../jsonapi/resource.js';
-import { Nullable } from '../../jsonapi/types.js';
+import { Nullable, defineResource, unprocessable } from '../../jsonapi/index.js';
 import { deletedAt, eventOf, optionalText, optionalUrl, requiredText } from '../attributes.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 

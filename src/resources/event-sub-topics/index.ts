@@ -1,5 +1,5 @@
 import { eventSubTopics } from '../../../db/schema/index.js';
-import { defineResource } from '../../jsonapi/resource.js';
+import { defineResource } from '../../jsonapi/index.js';
 import { deletedAt } from '../attributes.js';
 import { nameAndSlug } from '../event-topics/index.js';
 import { staffWritten } from '../staff-written.js';

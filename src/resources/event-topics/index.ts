@@ -1,6 +1,5 @@
 import { eventTopics } from '../../../db/schema/index.js';
-import { type AttributeSpec, defineResource } from '../../jsonapi/resource.js';
-import { Text } from '../../jsonapi/types.js';
+import { Text, defineResource, type AttributeSpec } from '../../jsonapi/index.js';
 import { deletedAt, optionalUrl, requiredText } from '../attributes.js';
 import { staffWritten } from '../staff-written.js';
 

@@ -14,9 +14,7 @@ import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { eventRoles, events } from '../../../db/schema/index.js';
 import { isStaff, loggedIn, type Caller } from '../../auth/caller.js';
-import { forbidden, notFound } from '../../jsonapi/errors.js';
-import { integerId } from '../../jsonapi/values.js';
-import type { Columns, Ctx } from '../../jsonapi/resource.js';
+import { forbidden, integerId, notFound, type Columns, type Ctx } from '../../jsonapi/index.js';
 
 /** Roles that see the event but give no rights on it. */
 export const MEMBER_ROLES = ['track_organizer', 'registrar', 'moderator'] as const;

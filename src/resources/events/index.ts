@@ -4,8 +4,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { eventRoles, events, eventSessionFavourites } from '../../../db/schema/index.js';
 import { loggedIn } from '../../auth/caller.js';
 import { withImageVariants } from '../../images/variants.js';
-import { defineResource } from '../../jsonapi/resource.js';
-import { canonicalTimeZone, DateTime, Text, TimeZone } from '../../jsonapi/types.js';
+import { DateTime, Text, TimeZone, canonicalTimeZone, defineResource } from '../../jsonapi/index.js';
 import {
   coordinates, createdAt, deletedAt, derivedUrl, optionalText, optionalUrl, recordsOfEvent, requiredText,
 } from '../attributes.js';

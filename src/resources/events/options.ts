@@ -4,9 +4,7 @@
  * rules from the reference (open-event-server app/api/schema/events.py, app/api/events.py).
  */
 import { Type } from '@sinclair/typebox';
-import { forbidden, unprocessable } from '../../jsonapi/errors.js';
-import type { AttributeSpec, Row, WriteInput } from '../../jsonapi/resource.js';
-import { DateTime, Email, Nullable, Text, Url } from '../../jsonapi/types.js';
+import { DateTime, Email, Nullable, Text, Url, forbidden, unprocessable, type AttributeSpec, type Row, type WriteInput } from '../../jsonapi/index.js';
 import { isStaff, type Caller } from '../../auth/caller.js';
 import { optionalText, optionalUrl } from '../attributes.js';
 

@@ -1,8 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { eventRoles } from '../../../db/schema/index.js';
 import { loggedIn } from '../../auth/caller.js';
-import type { Ctx, Policy, WriteInput } from '../../jsonapi/resource.js';
-import { integerId } from '../../jsonapi/values.js';
+import { integerId, type Ctx, type Policy, type WriteInput } from '../../jsonapi/index.js';
 import { guardGroupChange } from '../groups/event-group.js';
 import { eventVisible, requireRole } from './access.js';
 import { guardAdminFlags } from './options.js';

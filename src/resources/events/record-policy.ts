@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { loggedIn } from '../../auth/caller.js';
-import type { Ctx, Policy, Row } from '../../jsonapi/resource.js';
+import type { Ctx, Policy, Row } from '../../jsonapi/index.js';
 import { inVisibleEvent, namedEvent, requireRole } from './access.js';
 
 /**

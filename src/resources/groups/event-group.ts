@@ -1,9 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { groups } from '../../../db/schema/index.js';
 import { isStaff } from '../../auth/caller.js';
-import { forbidden } from '../../jsonapi/errors.js';
-import type { Ctx, Row, WriteInput } from '../../jsonapi/resource.js';
-import { integerId } from '../../jsonapi/values.js';
+import { forbidden, integerId, type Ctx, type Row, type WriteInput } from '../../jsonapi/index.js';
 import { requireRole } from '../events/access.js';
 
 /**

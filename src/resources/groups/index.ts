@@ -2,10 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
 import { events, groups, users } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
-import { forbidden } from '../../jsonapi/errors.js';
-import { defineResource, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/resource.js';
-import { DateTime, Nullable, Text } from '../../jsonapi/types.js';
-import { integerId } from '../../jsonapi/values.js';
+import { DateTime, Nullable, Text, defineResource, forbidden, integerId, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
 import { createdAt, deletedAt, derivedUrl, optionalText, optionalUrl, requiredText } from '../attributes.js';
 import { requireRole } from '../events/access.js';
 

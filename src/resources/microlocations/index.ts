@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { microlocations } from '../../../db/schema/index.js';
-import { defineResource } from '../../jsonapi/resource.js';
+import { defineResource } from '../../jsonapi/index.js';
 import { coordinates, deletedAt, eventOf, optionalInteger, optionalText, position, requiredText } from '../attributes.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 import { checkRoomStream } from '../video-streams/index.js';

@@ -2,9 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { eq, sql } from 'drizzle-orm';
 import { notifications } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
-import { forbidden } from '../../jsonapi/errors.js';
-import { defineResource, type Ctx, type Row } from '../../jsonapi/resource.js';
-import { DateTime, Text } from '../../jsonapi/types.js';
+import { DateTime, Text, defineResource, forbidden, type Ctx, type Row } from '../../jsonapi/index.js';
 
 /** A user reads and changes only their own notifications; administrators read everyone's. */
 function ownOrStaff(ctx: Ctx, row: Row) {

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { ORDER_STATUSES, orders, orderTickets, PAYMENT_MODES, type Attendee } from '../../../db/schema/index.js';
-import { defineResource } from '../../jsonapi/resource.js';
-import type { AttributeSpec } from '../../jsonapi/resource.js';
-import { DateTime, Email, Nullable, Text } from '../../jsonapi/types.js';
+import { DateTime, Email, Nullable, Text, defineResource, type AttributeSpec } from '../../jsonapi/index.js';
 import { choice, createdAt, deletedAt, derivedUrl, eventOf, flexibleBoolean, optionalText } from '../attributes.js';
 import { orderPolicy } from './policy.js';
 

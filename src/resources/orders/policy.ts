@@ -1,7 +1,6 @@
 import { and, eq, or, sql } from 'drizzle-orm';
 import { isStaff, loggedIn, requireStaff } from '../../auth/caller.js';
-import { forbidden } from '../../jsonapi/errors.js';
-import type { Ctx, Policy } from '../../jsonapi/resource.js';
+import { forbidden, type Ctx, type Policy } from '../../jsonapi/index.js';
 import { holdsRole, inLiveEvent, inManagedEvent, namedEvent, roleIn } from '../events/access.js';
 
 /** Orders the buyer may still change; past these the order is the organizers' to change. */

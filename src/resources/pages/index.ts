@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { pages } from '../../../db/schema/index.js';
-import { defineResource } from '../../jsonapi/resource.js';
-import { INT4_MAX } from '../../jsonapi/values.js';
+import { INT4_MAX, defineResource } from '../../jsonapi/index.js';
 import { optionalText, requiredText } from '../attributes.js';
 import { staffWritten } from '../staff-written.js';
 

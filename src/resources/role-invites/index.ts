@@ -3,9 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
 import { roleInvites } from '../../../db/schema/index.js';
 import { loggedIn } from '../../auth/caller.js';
-import { conflict, forbidden, unprocessable } from '../../jsonapi/errors.js';
-import { defineResource, type Ctx, type WriteInput } from '../../jsonapi/resource.js';
-import { DateTime, Email, Nullable } from '../../jsonapi/types.js';
+import { DateTime, Email, Nullable, conflict, defineResource, forbidden, unprocessable, type Ctx, type WriteInput } from '../../jsonapi/index.js';
 import { choice, eventOf } from '../attributes.js';
 import { inManagedEvent, namedEvent, requireRole } from '../events/access.js';
 

@@ -4,10 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { eventRoles, events, roleInvites, users } from '../../../db/schema/index.js';
 import { loggedIn, requireLogin } from '../../auth/caller.js';
 import type { Db } from '../../../plugins/db.js';
-import { conflict, forbidden, notFound } from '../../jsonapi/errors.js';
-import { errorResponses } from '../../jsonapi/routes.js';
-import { API_PREFIX } from '../../jsonapi/serialize.js';
-import { hasNul, integerId } from '../../jsonapi/values.js';
+import { API_PREFIX, conflict, errorResponses, forbidden, hasNul, integerId, notFound } from '../../jsonapi/index.js';
 import { requireRole } from '../events/access.js';
 import { mailInvite } from './index.js';
 

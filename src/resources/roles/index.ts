@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { roles } from '../../../db/schema/index.js';
-import { forbidden } from '../../jsonapi/errors.js';
-import { defineResource } from '../../jsonapi/resource.js';
+import { defineResource, forbidden } from '../../jsonapi/index.js';
 
 const fixed = () => {
   throw forbidden('The event roles are a fixed list');

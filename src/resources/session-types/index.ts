@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { sessionTypes } from '../../../db/schema/index.js';
-import { defineResource } from '../../jsonapi/resource.js';
+import { defineResource } from '../../jsonapi/index.js';
 import { deletedAt, eventOf, position, requiredText } from '../attributes.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 

@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { sessions, speakersSessions } from '../../../db/schema/index.js';
 import { loggedIn } from '../../auth/caller.js';
-import { defineResource, type ToOneSpec } from '../../jsonapi/resource.js';
-import { DateTime, Nullable } from '../../jsonapi/types.js';
+import { DateTime, Nullable, defineResource, type ToOneSpec } from '../../jsonapi/index.js';
 import { createdAt, deletedAt, eventOf, optionalText, optionalUrl, requiredText } from '../attributes.js';
 import { complexFieldValues, slides } from '../form-values.js';
 

@@ -1,7 +1,6 @@
 /** A session's ratings, favourites and speaker invites: its computed counts and the relationships to them. */
 import { Type } from '@sinclair/typebox';
-import type { AttributeSpec, RelationshipSpec } from '../../jsonapi/resource.js';
-import { Nullable } from '../../jsonapi/types.js';
+import { Nullable, type AttributeSpec, type RelationshipSpec } from '../../jsonapi/index.js';
 import { callersFavourite } from '../user-favourite-sessions/index.js';
 
 /**

@@ -5,7 +5,7 @@
  * (every secret: storage, OAuth, payment, mail, chat and captcha keys).
  */
 import { Type, type TSchema } from '@sinclair/typebox';
-import { Email, Nullable, Text, TimeZone, Url } from '../../jsonapi/types.js';
+import { Email, Nullable, Text, TimeZone, Url } from '../../jsonapi/index.js';
 import { choice } from '../attributes.js';
 
 const url = (description: string) => Nullable(Url({ description }));

@@ -3,11 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { settings } from '../../../db/schema/index.js';
 import { isStaff, requireStaff } from '../../auth/caller.js';
-import { badRequest, conflict, unprocessable } from '../../jsonapi/errors.js';
-import { compatibilityParameters } from '../../jsonapi/query.js';
-import { operation } from '../../jsonapi/routes.js';
-import { jsonapiMember as jsonapi } from '../../jsonapi/schemas.js';
-import { API_PREFIX } from '../../jsonapi/serialize.js';
+import { API_PREFIX, badRequest, compatibilityParameters, conflict, jsonapiMember as jsonapi, operation, unprocessable } from '../../jsonapi/index.js';
 import { ADMIN_FIELDS, columnOf, INPUT_FIELDS, PUBLIC_FIELDS, storedValue } from './fields.js';
 import { ALIASES } from './front-end-fields.js';
 

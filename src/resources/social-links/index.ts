@@ -1,6 +1,5 @@
 import { socialLinks } from '../../../db/schema/index.js';
-import { defineResource } from '../../jsonapi/resource.js';
-import { Url } from '../../jsonapi/types.js';
+import { Url, defineResource } from '../../jsonapi/index.js';
 import { deletedAt, eventOf, optionalText, requiredText } from '../attributes.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 

@@ -2,7 +2,7 @@ import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { speakers, speakersSessions } from '../../../db/schema/index.js';
 import { isStaff, type Caller } from '../../auth/caller.js';
-import type { Ctx } from '../../jsonapi/resource.js';
+import type { Ctx } from '../../jsonapi/index.js';
 import { holdsRole } from '../events/access.js';
 
 /** Addresses compare without case and surrounding blanks. */

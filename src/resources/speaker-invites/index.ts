@@ -1,10 +1,7 @@
 import { and, eq, or, sql } from 'drizzle-orm';
 import { sessions, speakers, speakersSessions, speakerInvites } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
-import { conflict, forbidden, notFound, unprocessable } from '../../jsonapi/errors.js';
-import { defineResource, type Columns, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/resource.js';
-import { DateTime, Email, Nullable } from '../../jsonapi/types.js';
-import { integerId } from '../../jsonapi/values.js';
+import { DateTime, Email, Nullable, conflict, defineResource, forbidden, integerId, notFound, unprocessable, type Columns, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
 import { choice, eventOf } from '../attributes.js';
 import { inManagedEvent } from '../events/access.js';
 import { sessionPolicy } from '../sessions/policy.js';

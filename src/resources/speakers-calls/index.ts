@@ -1,11 +1,8 @@
 import { speakersCalls, CFS_PRIVACIES } from '../../../db/schema/index.js';
-import { defineResource } from '../../jsonapi/resource.js';
-import { DateTime, Nullable } from '../../jsonapi/types.js';
+import { DateTime, Nullable, defineResource, unprocessable, type Row } from '../../jsonapi/index.js';
 import { choice, deletedAt, eventOf, optionalText } from '../attributes.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 import { checkPeriod } from '../period.js';
-import { unprocessable } from '../../jsonapi/errors.js';
-import type { Row } from '../../jsonapi/resource.js';
 
 /** starts-at < ends-at, and a soft end (when set) within the call, as the write would leave it. */
 export function checkCall(values: Record<string, unknown>, current?: Row) {

@@ -1,9 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { speakers, speakersSessions } from '../../../db/schema/index.js';
 import { withImageVariants } from '../../images/variants.js';
-import { defineResource } from '../../jsonapi/resource.js';
-import { Email, Nullable } from '../../jsonapi/types.js';
-import { INT4_MAX } from '../../jsonapi/values.js';
+import { Email, INT4_MAX, Nullable, defineResource } from '../../jsonapi/index.js';
 import { createdAt, deletedAt, derivedUrl, eventOf, optionalText, optionalUrl, requiredText } from '../attributes.js';
 import { complexFieldValues, speakerPositions } from '../form-values.js';
 import { speakerPolicy, submitterIsUser } from './policy.js';

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { isStaff, loggedIn } from '../../auth/caller.js';
-import { forbidden } from '../../jsonapi/errors.js';
-import type { Ctx, Policy, Row, WriteInput } from '../../jsonapi/resource.js';
+import { forbidden, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
 import { holdsRole, inManagedEvent, namedEvent, roleIn } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 import { checkSubmittedSessions, keepOrganizerMembers, namesCaller, requireOpenSubmissions } from '../submissions.js';

@@ -1,5 +1,5 @@
 import { sponsors } from '../../../db/schema/index.js';
-import { defineResource } from '../../jsonapi/resource.js';
+import { defineResource } from '../../jsonapi/index.js';
 import { deletedAt, eventOf, optionalInteger, optionalText, optionalUrl, requiredText } from '../attributes.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 

@@ -1,9 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { stripeAuthorizations } from '../../../db/schema/index.js';
 import { loggedIn } from '../../auth/caller.js';
-import { unprocessable } from '../../jsonapi/errors.js';
-import { defineResource } from '../../jsonapi/resource.js';
-import { Nullable } from '../../jsonapi/types.js';
+import { Nullable, defineResource, unprocessable } from '../../jsonapi/index.js';
 import { eventOf } from '../attributes.js';
 import { inManagedEvent, namedEvent, requireRole } from '../events/access.js';
 

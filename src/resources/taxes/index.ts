@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { taxes } from '../../../db/schema/index.js';
-import { defineResource, type AttributeSpec } from '../../jsonapi/resource.js';
-import { Nullable } from '../../jsonapi/types.js';
+import { Nullable, defineResource, type AttributeSpec } from '../../jsonapi/index.js';
 import { deletedAt, eventOf, flexibleBoolean, optionalText } from '../attributes.js';
 import { inManagedEvent } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';

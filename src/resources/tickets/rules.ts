@@ -1,5 +1,4 @@
-import { unprocessable } from '../../jsonapi/errors.js';
-import type { Row } from '../../jsonapi/resource.js';
+import { unprocessable, type Row } from '../../jsonapi/index.js';
 
 /** A column's value as the write would leave the record: the written one, else the stored one. */
 const after = (values: Record<string, unknown>, current: Row | undefined, key: string) =>

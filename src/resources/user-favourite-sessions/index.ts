@@ -1,8 +1,7 @@
 import { eq, or, sql } from 'drizzle-orm';
 import { sessions, userFavouriteSessions } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
-import { forbidden } from '../../jsonapi/errors.js';
-import { defineResource, type Columns, type Ctx, type Policy, type Row } from '../../jsonapi/resource.js';
+import { defineResource, forbidden, type Columns, type Ctx, type Policy, type Row } from '../../jsonapi/index.js';
 import { createdAt } from '../attributes.js';
 import { holdsRole, inManagedEvent } from '../events/access.js';
 

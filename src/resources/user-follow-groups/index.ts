@@ -1,9 +1,7 @@
 import { eq, or, sql, type SQL } from 'drizzle-orm';
 import { groups, userFollowGroups } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
-import { forbidden } from '../../jsonapi/errors.js';
-import { defineResource, type Columns, type Ctx, type Policy, type Row } from '../../jsonapi/resource.js';
-import { integerId } from '../../jsonapi/values.js';
+import { defineResource, forbidden, integerId, type Columns, type Ctx, type Policy, type Row } from '../../jsonapi/index.js';
 import { createdAt } from '../attributes.js';
 
 /** The follower themself or an administrator (`groupOwner`: also the owner of the group). */

@@ -1,8 +1,7 @@
 import { and, eq, or, sql } from 'drizzle-orm';
 import { eventRoles } from '../../../db/schema/index.js';
 import { loggedIn } from '../../auth/caller.js';
-import { forbidden } from '../../jsonapi/errors.js';
-import { defineResource, type Columns, type Ctx } from '../../jsonapi/resource.js';
+import { defineResource, forbidden, type Columns, type Ctx } from '../../jsonapi/index.js';
 import { inLiveEvent, inManagedEvent, requireRole } from '../events/access.js';
 
 /** A user's own roles, and every role in the events the caller owns, organizes or coorganizes. */

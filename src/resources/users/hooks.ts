@@ -1,6 +1,6 @@
 import { endAfterPasswordChange, endLogins, raiseGeneration } from '../../auth/logins.js';
 import { isStaff } from '../../auth/caller.js';
-import type { Ctx, Hooks } from '../../jsonapi/resource.js';
+import type { Ctx, Hooks } from '../../jsonapi/index.js';
 
 /** A verification link for the account's address, unless the mail limits are reached (it can be asked for again). */
 const mailVerification = (ctx: Ctx, userId: number, email: string) =>

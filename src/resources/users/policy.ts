@@ -2,8 +2,7 @@ import { eq, or, sql } from 'drizzle-orm';
 import { eventRoles } from '../../../db/schema/index.js';
 import { inManagedEvent } from '../events/access.js';
 import { isStaff, loggedIn, requireStaff, type Caller } from '../../auth/caller.js';
-import { forbidden } from '../../jsonapi/errors.js';
-import type { Ctx, Policy, Row, WriteInput } from '../../jsonapi/resource.js';
+import { forbidden, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
 
 /** The user themself or an administrator. */
 function selfOrAdmin(ctx: Ctx, row: Row): Caller {

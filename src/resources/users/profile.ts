@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AttributeSpec } from '../../jsonapi/resource.js';
-import { DateTime, Nullable, Text } from '../../jsonapi/types.js';
+import { DateTime, Nullable, Text, type AttributeSpec } from '../../jsonapi/index.js';
 
 const text = (column: string, maxLength: number, description: string): AttributeSpec => ({
   column,

@@ -2,9 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { microlocations, orders, sessions, speakers, speakersSessions, users, videoStreams } from '../../../db/schema/index.js';
-import { compatibilityParameters } from '../../jsonapi/query.js';
-import { errorResponses } from '../../jsonapi/routes.js';
-import { API_PREFIX } from '../../jsonapi/serialize.js';
+import { API_PREFIX, compatibilityParameters, errorResponses } from '../../jsonapi/index.js';
 import { eventIdNamed, holdsRole } from '../events/access.js';
 
 const HasStreams = Type.Object(

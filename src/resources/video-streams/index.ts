@@ -2,11 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import { microlocations, videoStreams } from '../../../db/schema/index.js';
 import { loggedIn } from '../../auth/caller.js';
-import { notFound, unprocessable } from '../../jsonapi/errors.js';
-import { anyOf } from '../../jsonapi/loader.js';
-import { defineResource, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/resource.js';
-import { Nullable, Text, Url } from '../../jsonapi/types.js';
-import { integerId } from '../../jsonapi/values.js';
+import { Nullable, Text, Url, anyOf, defineResource, integerId, notFound, unprocessable, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
 import { optionalText, optionalUrl, requiredText } from '../attributes.js';
 import { inManagedEvent, inVisibleEvent, namedEvent, requireRole } from '../events/access.js';
 

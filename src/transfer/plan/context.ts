@@ -1,6 +1,5 @@
 /** What planning an import makes and shares: the planned records, the environment, the context of the archive read so far. */
-import type { Model } from '../../jsonapi/model.js';
-import type { AttributeSpec } from '../../jsonapi/resource.js';
+import type { AttributeSpec, Model } from '../../jsonapi/index.js';
 import type { ArchiveFile } from '../format.js';
 import type { WarningInput, Warnings } from '../repairs/warnings.js';
 import type { SourceFile, SourceRecord, Sources } from '../sources.js';

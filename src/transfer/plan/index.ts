@@ -1,5 +1,4 @@
-import { JsonApiError } from '../../jsonapi/errors.js';
-import { attributeValues } from '../../jsonapi/operations.js';
+import { JsonApiError, attributeValues } from '../../jsonapi/index.js';
 import { checkCall } from '../../resources/speakers-calls/index.js';
 import { checkTicket } from '../../resources/tickets/rules.js';
 import { FILES, modelOf, snake } from '../format.js';

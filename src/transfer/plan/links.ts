@@ -1,5 +1,5 @@
 /** A record's links to other records of the archive, however the archive names them. */
-import type { Model } from '../../jsonapi/model.js';
+import type { Model } from '../../jsonapi/index.js';
 import { linksOf } from '../format.js';
 import { idKey } from '../repairs/ids.js';
 import { isEmpty, type SourceRecord } from '../sources.js';

@@ -1,7 +1,7 @@
 import tzLookup from '@photostructure/tz-lookup';
 import { DateTime } from 'luxon';
 import { WINDOWS_TO_IANA_MAP } from 'windows-iana';
-import { canonicalTimeZone } from '../../jsonapi/types.js';
+import { canonicalTimeZone } from '../../jsonapi/index.js';
 
 /** What the event file tells about its zone besides the name: its dates as written, and where it takes place. */
 export interface ZoneHints {

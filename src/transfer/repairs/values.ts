@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
-import { valueKind } from '../../jsonapi/model.js';
+import { valueKind } from '../../jsonapi/index.js';
 import { makeAjv } from '../../validation.js';
 import { readChoice } from './choices.js';
 import { readDateTime } from './dates.js';

@@ -1,126 +1,22 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+/**
+ * The one write path of the engine: every create, update, delete and relationship change runs in a
+ * transaction that checks (the policy, read-only members, related records), validates, writes, and
+ * answers through the read compiler (read.ts), so a write's document is the one a read returns.
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { badRequest, conflict, notFound, unprocessable } from './errors.js';
-import { compileFilter } from './filter.js';
-import { anyOf, joinOf, linkable, loadIncludes, visible } from './loader.js';
-import { selectionFor, valueKind, type Model, type Registry } from './model.js';
-import { orderBy, type DocumentQuery, type ListQuery } from './query.js';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../plugins/db.js';
+import { conflict, notFound, unprocessable } from './errors.js';
+import { valueKind, type Model, type Registry } from './model.js';
+import { readLinkage, readRecord, type RecordResult } from './read.js';
+import { dropReadOnly, readOnlyLinkage } from './read-only.js';
+import { anyOf, findRow, joinOf, linkable, parseId } from './records.js';
 import type { Ctx, Row, ToManySpec, ToOneSpec, WriteInput } from './resource.js';
-import { toResource, type Linkage } from './serialize.js';
-import { hasNul, integerId, storableDate } from './values.js';
+import { hasNul, storableDate } from './values.js';
 
-const COUNT = '__count';
-
-/** A path id as the id column stores it, or a 404 for anything that cannot be an id. */
-export function parseId(model: Model, raw: string): number | string {
-  if (model.fields.get('id')!.kind !== 'integer') return raw;
-  const id = integerId(raw);
-  if (id === undefined) throw notFound();
-  return id;
-}
-
-/** The condition naming one record by a path id: its numeric id, or its alternate key when it has one. */
-function keyCondition(model: Model, raw: string): SQL {
-  const alternate = model.spec.alternateKey;
-  if (alternate && !/^\d+$/.test(raw)) {
-    // No key holds a NUL (PostgreSQL text cannot), and comparing one would be a database error.
-    if (hasNul(raw)) throw notFound();
-    return eq(model.columns[alternate]!, raw);
-  }
-  return eq(model.id, parseId(model, raw));
-}
-
-/**
- * The live row a path names, or 404; also 404 for rows that do not exist for the caller (the policy's
- * `existsFor`). Other visibility rules are the policy's `read`. A write `lock`s the row until its
- * transaction ends, so checks made on it (a session's state move) still hold when it is written.
- */
-export async function findRow(ctx: Ctx, model: Model, rawId: string, lock = false): Promise<Row> {
-  const { policy } = model.spec;
-  const query = ctx.db
-    .select(selectionFor(ctx, model))
-    .from(model.table)
-    .where(and(keyCondition(model, rawId), model.live, policy.existsFor?.(ctx, model.columns)))
-    .limit(1);
-  const [row] = await (lock ? query.for('update', { of: model.table }) : query);
-  if (!row) throw notFound();
-  return row as Row;
-}
-
-/** Serialises rows plus whatever `include` asks for, loaded in batches. */
-export async function renderRows(ctx: Ctx, registry: Registry, model: Model, rows: Row[], query: DocumentQuery) {
-  const { included, linkageOf } = await loadIncludes(ctx, registry, model, rows, query.include, query.fields);
-  const data = rows.map((row) => toResource(model, row, query.fields, linkageOf(row)));
-  return { data, included: query.include.size > 0 ? included : undefined };
-}
-
-function pageLink(path: string, raw: Record<string, unknown>, number: number, size: number): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(raw)) {
-    if (v !== undefined && k !== 'page[number]' && k !== 'page[size]') params.set(k, String(v));
-  }
-  params.set('page[size]', String(size));
-  params.set('page[number]', String(number));
-  return `${path}?${params.toString()}`;
-}
-
-/**
- * One page of `model` rows matching the filter and `base`, with the total count computed by a scalar
- * subquery of the same statement, so a list costs one SQL statement plus one per include.
- */
-export async function pageRows(ctx: Ctx, registry: Registry, model: Model, query: ListQuery, base?: SQL) {
-  const filter = query.filter === undefined ? undefined : compileFilter(registry, ctx, model, query.filter);
-  const where = visible(ctx, model, base, filter) ?? sql`true`;
-  const countOf = sql<number>`(select count(*) from ${model.table} where ${where})`.mapWith(Number);
-  const rows = (await ctx.db
-    .select({ ...selectionFor(ctx, model), [COUNT]: countOf })
-    .from(model.table)
-    .where(where)
-    .orderBy(...orderBy(ctx, registry, model, query.sort))
-    .limit(query.limit)
-    .offset((query.number - 1) * query.limit)) as (Row & { [COUNT]: number })[];
-  // Past the last page there is no row to carry the count: only then does it take a second statement.
-  const count =
-    rows[0]?.[COUNT] ??
-    (query.number === 1
-      ? 0
-      : (await ctx.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(model.table).where(where))[0]!.n);
-  // Refused after reading at most the limit, the most a page may read anyway.
-  if (query.size === 0 && count > query.limit)
-    throw badRequest(
-      `page[size]=0 returns every matching record, at most ${query.limit} (LIST_ALL_MAX), and ${count} match: ` +
-        `narrow the filter, or read them in pages of at most ${query.limit}`,
-      'page[size]',
-    );
-  return { rows, count };
-}
-
-/** A list document: one page of rows (see pageRows), what `include` asks for, links and meta.count. */
-export async function listRows(
-  ctx: Ctx,
-  registry: Registry,
-  model: Model,
-  query: ListQuery,
-  path: string,
-  raw: Record<string, unknown>,
-  base?: SQL,
-) {
-  const { rows, count } = await pageRows(ctx, registry, model, query, base);
-  const last = Math.max(1, Math.ceil(count / query.limit));
-  const { data, included } = await renderRows(ctx, registry, model, rows, query);
-  return {
-    data,
-    ...(included ? { included } : {}),
-    links: {
-      self: pageLink(path, raw, query.number, query.size),
-      first: pageLink(path, raw, 1, query.size),
-      last: pageLink(path, raw, last, query.size),
-      prev: query.number > 1 ? pageLink(path, raw, Math.min(query.number - 1, last), query.size) : null,
-      next: query.number < last ? pageLink(path, raw, query.number + 1, query.size) : null,
-    },
-    meta: { count },
-  };
-}
+/** Resource identifiers of a request document's relationship member. */
+export type Linkage = { type: string; id: string } | null | { type: string; id: string }[];
 
 /** A written date-time as the Date a timestamp column takes; dates PostgreSQL cannot store are refused. */
 function dateValue(wire: string, value: string): Date {
@@ -297,3 +193,123 @@ export const rethrowDbError =
     if (pg.code === '23503') throw unprocessable('A related record does not exist or is still referenced');
     throw err;
   };
+
+/** What the write path needs of the routes: the pool, the registry and the request's context. */
+export interface Writer {
+  registry: Registry;
+  db: Db;
+  ctx(request: FastifyRequest, db?: Db): Ctx;
+}
+
+/** Runs `body` in one transaction of the request; constraint violations become client errors. */
+function transaction<T>(w: Writer, model: Model, request: FastifyRequest, body: (ctx: Ctx, tx: Db) => Promise<T>, deleting = false): Promise<T> {
+  return w.db.transaction((tx) => body(w.ctx(request, tx), tx as unknown as Db)).catch(rethrowDbError(model, deleting));
+}
+
+const NOTHING_INCLUDED = { include: new Map(), fields: new Map() };
+
+/**
+ * Inserts a record: the policy's create check, read-only members, related records, hooks, join rows;
+ * answers with the new record as a read returns it (the insert and its document are one statement).
+ * `prepare` turns the request into the write input inside the transaction (it may read and refuse).
+ */
+export function createRecord(w: Writer, model: Model, request: FastifyRequest, prepare: (ctx: Ctx) => WriteInput | Promise<WriteInput>): Promise<RecordResult> {
+  const { registry } = w;
+  const { spec } = model;
+  return transaction(w, model, request, async (ctx, tx) => {
+    const input = await prepare(ctx);
+    await dropReadOnly(ctx, registry, model, input);
+    await spec.policy.create(ctx, input);
+    await checkRelated(ctx, registry, model, input.relationships);
+    const values = await attributeValues(model, input.attributes);
+    foreignKeyValues(registry, model, input.relationships, values);
+    await spec.hooks?.beforeCreate?.(ctx, values, input);
+    const created = (await readRecord(ctx, registry, model, NOTHING_INCLUDED, { write: tx.insert(model.table).values(values).getSQL() }))!;
+    await replaceToMany(ctx, registry, model, created.row.id, input.relationships);
+    await spec.hooks?.afterCreate?.(ctx, created.row, input);
+    return created;
+  });
+}
+
+/**
+ * The record a write names (404 as a read), locked until the transaction ends. Where the input
+ * carries read-only members, with the document the caller reads of it, to compare them with.
+ */
+async function lockedRecord(ctx: Ctx, registry: Registry, model: Model, rawId: string, input: WriteInput) {
+  const include = readOnlyLinkage(model, input);
+  if (!include) return { row: await findLocked(ctx, model, rawId) };
+  const found = await readRecord(ctx, registry, model, { include, fields: new Map() }, { rawId, lock: true });
+  if (!found) throw notFound();
+  return found;
+}
+
+const findLocked = (ctx: Ctx, model: Model, rawId: string) => findRow(ctx, model, rawId, true);
+
+/** Changes the attributes and relationships a document names; answers with the record as a read returns it. */
+export function updateRecord(w: Writer, model: Model, request: FastifyRequest, rawId: string, documentId: string | undefined, input: WriteInput): Promise<RecordResult> {
+  const { registry } = w;
+  const { spec } = model;
+  return transaction(w, model, request, async (ctx, tx) => {
+    const current = await lockedRecord(ctx, registry, model, rawId, input);
+    const { row } = current;
+    if (documentId !== String(row.id) && documentId !== rawId) throw conflict('The id in the document does not match the URL', '/data/id');
+    await dropReadOnly(ctx, registry, model, input, current);
+    await spec.policy.update(ctx, row, input);
+    guardImmutable(registry, model, row, input.relationships);
+    await checkRelated(ctx, registry, model, input.relationships, row);
+    const values = await attributeValues(model, input.attributes);
+    foreignKeyValues(registry, model, input.relationships, values);
+    await spec.hooks?.beforeUpdate?.(ctx, row, values, input);
+    const write = Object.keys(values).length > 0 ? tx.update(model.table).set(values).where(eq(model.id, row.id)).getSQL() : undefined;
+    const updated = (await readRecord(ctx, registry, model, NOTHING_INCLUDED, write ? { write } : { id: row.id }))!;
+    await replaceToMany(ctx, registry, model, row.id, input.relationships);
+    return updated;
+  });
+}
+
+/** Deletes (or soft-deletes) the record a path names, after the policy and the hook. */
+export function deleteRecord(w: Writer, model: Model, request: FastifyRequest, rawId: string): Promise<void> {
+  const { spec } = model;
+  return transaction(
+    w,
+    model,
+    request,
+    async (ctx, tx) => {
+      const row = await findLocked(ctx, model, rawId);
+      await spec.policy.delete(ctx, row);
+      await spec.hooks?.beforeDelete?.(ctx, row);
+      if (spec.softDelete) await tx.update(model.table).set({ [spec.softDelete]: new Date() }).where(eq(model.id, row.id));
+      else await tx.delete(model.table).where(eq(model.id, row.id));
+    },
+    true,
+  );
+}
+
+/** Sets a to-one relationship, or adds, removes or replaces to-many links; answers with the linkage after the change. */
+export function changeRelationship(
+  w: Writer,
+  model: Model,
+  request: FastifyRequest,
+  rawId: string,
+  name: string,
+  data: Linkage,
+  mode: 'replace' | 'add' | 'remove',
+): Promise<{ id: unknown; linkage: string }> {
+  const { registry } = w;
+  const rel = model.relationships.get(name)!;
+  return transaction(w, model, request, async (ctx, tx) => {
+    const row = await findLocked(ctx, model, rawId);
+    const relationships = { [name]: linkageIds(data) };
+    await model.spec.policy.update(ctx, row, { attributes: {}, relationships });
+    guardImmutable(registry, model, row, relationships);
+    if (mode !== 'remove') await checkRelated(ctx, registry, model, relationships, row);
+    if (rel.kind === 'toOne') {
+      const values: Record<string, unknown> = {};
+      foreignKeyValues(registry, model, relationships, values);
+      await tx.update(model.table).set(values).where(eq(model.id, row.id));
+    } else {
+      await changeLinks(ctx, registry, model, name, row.id, relationships[name] as string[], mode);
+    }
+    return { id: row.id, linkage: (await readLinkage(ctx, registry, model, rel, { id: row.id })).data };
+  });
+}

@@ -1,0 +1,16 @@
+/**
+ * The JSON:API engine's public surface: what resource declarations and the service's other faces
+ * use. Everything else under src/jsonapi is the engine's own.
+ */
+export * from './resource.js';
+export * from './errors.js';
+export * from './types.js';
+export { hasNul, INT4_MAX, integerId } from './values.js';
+export { ErrorObject, JsonApiVersion, jsonapiMember, MEDIA_TYPE } from './schemas.js';
+export { errorResponses, operation, type OperationOptions } from './openapi-operations.js';
+export { compatibilityParameters } from './query.js';
+export { API_PREFIX } from './read.js';
+export { anyOf } from './records.js';
+export { attributeValues } from './write.js';
+export { Registry, valueKind, type Model } from './model.js';
+export { default as jsonapi } from './plugin.js';

@@ -1,0 +1,432 @@
+/**
+ * The read compiler: each JSON:API read is one SQL statement that returns the finished document
+ * members (`data`, `included`, the count of a list, linkage) as JSON text built by PostgreSQL, so
+ * Node relays text instead of building documents row by row. Visibility (the policies' scopes),
+ * private attributes (`seesPrivate`), computed attributes, to-one linkage, `include` at any depth and
+ * sparse fieldsets all compile into that statement. Rules the policies keep in JavaScript (`read`,
+ * relationship guards) run on the primary row the same statement returns.
+ */
+import { and, eq, getTableName, is, sql, type SQL } from 'drizzle-orm';
+import { alias, getViewConfig, PgTable, PgView, type PgColumn } from 'drizzle-orm/pg-core';
+import * as schema from '../../db/schema/index.js';
+import type { FastifyRequest } from 'fastify';
+import { notFound } from './errors.js';
+import { columnsOf, visibleIn } from './filter.js';
+import type { Model, Registry } from './model.js';
+import { orderBy, type DocumentQuery, type Fieldsets, type IncludeTree, type ListQuery } from './query.js';
+import { joinOf, keyCondition, visible } from './records.js';
+import type { Columns, Ctx, RelationshipSpec, Row, ToManySpec } from './resource.js';
+
+export const API_PREFIX = '/v1';
+
+export const selfLink = (model: Model, id: unknown) => `${API_PREFIX}/${model.spec.path}/${id}`;
+
+/** Identifier names of the statement's common table expressions and row aliases. */
+const ident = (name: string) => sql.identifier(name);
+/** A text literal (names from declarations, never request data). */
+const literal = (text: string) => sql.raw(`'${text.replace(/'/g, "''")}'`);
+
+/** SQL text expressions and literal strings concatenated into one text value (NULL pieces count as ''). */
+type Piece = SQL | string;
+
+/** Merges adjacent literals; `concat` takes at most 100 arguments, so longer lists nest. */
+function concat(pieces: Piece[]): SQL {
+  const merged: Piece[] = [];
+  for (const p of pieces) {
+    if (typeof p === 'string' && typeof merged.at(-1) === 'string') merged[merged.length - 1] += p;
+    else merged.push(p);
+  }
+  const args = merged.map((p) => (typeof p === 'string' ? literal(p) : p));
+  if (args.length === 1 && typeof merged[0] === 'string') return args[0]!;
+  const chunks: SQL[] = [];
+  for (let i = 0; i < args.length; i += 90) chunks.push(sql`concat(${sql.join(args.slice(i, i + 90), sql`, `)})`);
+  return chunks.length === 1 ? chunks[0]! : concat(chunks);
+}
+
+/** The JSON text of a column's value as the documents carry it (timestamps as Date#toISOString writes them). */
+function jsonValue(column: PgColumn | SQL): SQL {
+  const c = column as PgColumn;
+  if (c.columnType === 'PgTimestamp') {
+    const utc = (c as unknown as { withTimezone: boolean }).withTimezone ? sql`${column} at time zone 'UTC'` : sql`${column}`;
+    return sql`coalesce('"' || to_char(${utc}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')`;
+  }
+  return sql`coalesce(to_json(${column})::text, 'null')`;
+}
+
+const isIntegerId = (model: Model) => model.fields.get('id')!.kind === 'integer';
+
+/** The JSON string of a record's id (integer ids need no escaping). */
+const idJson = (model: Model, id: SQL | PgColumn): Piece[] =>
+  isIntegerId(model) ? ['"', sql`${id}`, '"'] : [sql`to_json(${id}::text)::text`];
+
+/** A resource identifier object's JSON text. */
+const identifierJson = (model: Model, id: SQL | PgColumn): Piece[] => [`{"type":${JSON.stringify(model.type)},"id":`, ...idJson(model, id), '}'];
+
+/** JSON text of a link `/v1/<path>/<id><suffix>`. */
+function linkJson(model: Model, id: SQL | PgColumn, suffix = ''): Piece[] {
+  const prefix = `${API_PREFIX}/${model.spec.path}/`;
+  if (isIntegerId(model)) return [JSON.stringify(prefix).slice(0, -1), sql`${id}`, JSON.stringify(suffix).slice(1)];
+  return [sql`to_json(${literal(prefix)} || ${id} || ${literal(suffix)})::text`];
+}
+
+/** The join table of a to-many relationship under a statement-local name (drizzle names an aliased view by its alias alone). */
+function joinSource(through: NonNullable<ToManySpec['through']>, name: string) {
+  const join = alias(through.table, name) as unknown as Record<string, PgColumn>;
+  const source = sql`${through.table} as ${ident(name)}`;
+  const fixed = Object.entries(through.where ?? {}).map(([k, v]) => eq(join[k]!, v));
+  return { join, source, fixed: and(...fixed) };
+}
+
+/**
+ * Linkage JSON of the row `t` of `model` through `rel` to the records the caller may see
+ * (`linkage`: may name), read by a subquery: `null`/an identifier for to-one, an array for to-many.
+ */
+function linkageJson(st: Statement, t: Columns, rel: RelationshipSpec, names = false): Piece[] {
+  const { ctx } = st;
+  const target = st.registry.get(rel.type);
+  const { table, tc, name } = st.alias(target);
+  const allowed = names
+    ? [target.spec.softDelete ? sql`${tc[target.spec.softDelete]!} is null` : undefined, (target.spec.policy.linkable ?? target.spec.policy.scope)(ctx, tc)]
+    : visibleIn(ctx, target, tc);
+  const conditions = and(...allowed, rel.where?.(ctx, tc));
+  const identifier = concat(identifierJson(target, tc.id!));
+  if (rel.kind === 'toOne') {
+    const link = rel.column ? eq(tc.id!, t[rel.column]!) : eq(tc[rel.foreignKey!]!, t.id!);
+    return [sql`coalesce((select ${identifier} from ${table} where ${and(link, conditions)} order by ${tc.id!} limit 1), 'null')`];
+  }
+  if (rel.foreignKey) {
+    return ['[', sql`(select string_agg(${identifier}, ',' order by ${tc.id!}) from ${table} where ${and(eq(tc[rel.foreignKey]!, t.id!), conditions)})`, ']'];
+  }
+  const { join, source, fixed } = joinSource(rel.through!, `${name}j`);
+  return [
+    '[',
+    sql`(select string_agg(${identifier}, ',' order by ${tc.id!}) from ${table} join ${source} on ${and(eq(join[rel.through!.to]!, tc.id!), fixed)} where ${and(eq(join[rel.through!.from]!, t.id!), conditions)})`,
+    ']',
+  ];
+}
+
+/** The to-one linkage a row carries whatever is included: the linked record if it is live and the caller may name it. */
+function toOneColumnLinkage(ctx: Ctx, link: Model['links'][number]): Piece[] {
+  const target = link.target!;
+  const policy = target.spec.policy;
+  const allowed = and(target.live, (policy.linkable ?? policy.scope)(ctx, target.columns));
+  const id = allowed ? sql`(select ${target.id} from ${target.table} where ${target.id} = ${link.column} and ${allowed})` : sql`${link.column}`;
+  const json = isIntegerId(target) ? sql`'"' || ${id} || '"'` : sql`to_json(${id}::text)::text`;
+  return [sql`coalesce(${literal(`{"type":${JSON.stringify(target.type)},"id":`)} || ${json} || '}', 'null')`];
+}
+
+/** What a read renders: the sparse fieldsets, and per type the relationships whose linkage is loaded (included). */
+interface Rendering {
+  fields: Fieldsets;
+  loaded: Map<string, Set<string>>;
+}
+
+/**
+ * The JSON text of the resource object of the row of `model` in scope under its table's name: its
+ * attributes (private ones only where `seesPrivate` holds for the caller), relationship links,
+ * to-one linkage, the linkage of included relationships, and its self link.
+ */
+function resourceJson(st: Statement, model: Model, rendering: Rendering): SQL {
+  const { ctx } = st;
+  const t = model.columns;
+  const only = rendering.fields.get(model.type);
+  const wanted = (name: string) => !only || only.has(name);
+  const computed = new Map(model.computed);
+  const attributes: Piece[] = [];
+  const sees = model.private.size > 0 ? sql`(${model.spec.policy.seesPrivate!(ctx, t)})` : undefined;
+  for (const [wire, key] of model.readable) {
+    if (!wanted(wire)) continue;
+    const value = jsonValue(computed.get(key)?.(t) ?? t[key]!);
+    const member = concat([`,${JSON.stringify(wire)}:`, value]);
+    attributes.push(model.private.has(wire) ? sql`case when ${sees} then ${member} end` : member);
+  }
+  const relationships: Piece[] = [];
+  const loaded = rendering.loaded.get(model.type);
+  for (const [name, rel] of model.relationships) {
+    if (!wanted(name)) continue;
+    const link = model.links.find((l) => l.name === name);
+    const data = link ? toOneColumnLinkage(ctx, link) : loaded?.has(name) ? linkageJson(st, t, rel) : undefined;
+    relationships.push(
+      `,${JSON.stringify(name)}:{"links":{"self":`,
+      ...linkJson(model, t.id!, `/relationships/${name}`),
+      ',"related":',
+      ...linkJson(model, t.id!, `/${name}`),
+      '}',
+      ...(data ? [',"data":', ...data] : []),
+      '}',
+    );
+  }
+  // Members are written with a leading comma; the first one's is cut (`substr(..., 2)`).
+  const members = (pieces: Piece[]) => (pieces.length === 0 ? [] : [sql`substr(${concat(pieces)}, 2)`]);
+  return concat([
+    `{"type":${JSON.stringify(model.type)},"id":`,
+    ...idJson(model, t.id!),
+    ',"attributes":{',
+    ...members(attributes),
+    '},"relationships":{',
+    ...members(relationships),
+    '},"links":{"self":',
+    ...linkJson(model, t.id!),
+    '}}',
+  ]);
+}
+
+/** The condition making rows of `target` those related through `rel` to the rows of the table expression `parent` (of `model`). */
+function relatedTo(ctx: Ctx, model: Model, rel: RelationshipSpec, target: Model, parent: string): SQL {
+  const parentIds = sql`(select ${ident(model.id.name)} from ${ident(parent)})`;
+  const only = rel.where?.(ctx, target.columns);
+  if (rel.kind === 'toOne' && rel.column) return and(sql`${target.id} in (select ${ident(model.columns[rel.column]!.name)} from ${ident(parent)})`, only)!;
+  if (rel.foreignKey) return and(sql`${target.columns[rel.foreignKey]!} in ${parentIds}`, only)!;
+  const through = (rel as ToManySpec).through!;
+  const { cols, fixed } = joinOf(through);
+  return and(sql`${target.id} in (select ${cols[through.to]!} from ${through.table} where ${and(sql`${cols[through.from]!} in ${parentIds}`, fixed)})`, only)!;
+}
+
+/** The table expressions of a statement, in order, and the row sets of each type its `include` reads. */
+class Statement {
+  readonly ctes: SQL[] = [];
+  private count = 0;
+  /** Aliases are numbered per statement, so a query shape always has the same text (one prepared statement). */
+  private aliases = 0;
+
+  constructor(
+    readonly ctx: Ctx,
+    readonly registry: Registry,
+  ) {}
+
+  /** Adds `select <model's table>.* ... ` as a named table expression and returns its name. */
+  add(body: SQL): string {
+    const name = `p${this.count++}`;
+    this.ctes.push(sql`${ident(name)} as (${body})`);
+    return name;
+  }
+
+  /** A fresh alias of `model`'s table and its columns, for subqueries nested in a row's expressions. */
+  alias(model: Model) {
+    const name = `x${++this.aliases}`;
+    // In SQL templates drizzle renders an alias by its name alone: the FROM item names the table too.
+    return { table: sql`${model.table} as ${ident(name)}`, tc: columnsOf(model, alias(model.table, name)), name };
+  }
+
+  /** The rows of `model` of `source`, under the table's own name (so the model's column expressions apply). */
+  static from(source: string, model: Model) {
+    return sql`${ident(source)} as ${ident(tableName(model.table))}`;
+  }
+
+  /** JSON text of `included`: the records of every include path, each once, none that is primary. */
+  included(model: Model, primary: string, tree: IncludeTree, rendering: Rendering): SQL {
+    const byType = new Map<Model, { order: number; source: string }[]>();
+    let order = 0;
+    const walk = (current: Model, parent: string, node: IncludeTree) => {
+      for (const [name, child] of node) {
+        const rel = current.relationships.get(name)!;
+        const target = this.registry.get(rel.type);
+        const body = sql`select ${target.table}.* from ${target.table} where ${visible(this.ctx, target, relatedTo(this.ctx, current, rel, target, parent))}`;
+        const source = this.add(body);
+        byType.set(target, [...(byType.get(target) ?? []), { order: order++, source }]);
+        walk(target, source, child);
+      }
+    };
+    walk(model, primary, tree);
+    const parts = [...byType].map(([target, sources]) => {
+      const union = sql.join(
+        sources.map(({ order: o, source }) => sql`select ${sql.raw(String(o))} as "__pi", * from ${ident(source)}`),
+        sql` union all `,
+      );
+      const idName = ident(target.id.name);
+      const deduplicated = sql`(select distinct on (${idName}) * from (${union}) u order by ${idName}, "__pi")`;
+      const notPrimary = target === model ? sql` where ${target.id} not in (select ${idName} from ${ident(primary)})` : sql``;
+      const number = isIntegerId(target) ? sql`${target.id}::bigint, null::text` : sql`null::bigint, ${target.id}::text`;
+      return sql`select "__pi", ${number}, ${resourceJson(this, target, rendering)} from ${deduplicated} as ${ident(tableName(target.table))}${notPrimary}`;
+    });
+    if (parts.length === 0) return sql`'[]'`;
+    return sql`(select concat('[', string_agg(doc, ',' order by pi, nid, sid), ']') from (${sql.join(parts, sql` union all `)}) as i(pi, nid, sid, doc))`;
+  }
+
+  /** Runs the statement `with <ctes> <select>` and returns its rows; notes the tables it reads for the read cache. */
+  async run(select: SQL): Promise<Record<string, unknown>[]> {
+    const statement = this.ctes.length > 0 ? sql`with ${sql.join(this.ctes, sql`, `)} ${select}` : select;
+    const db = this.ctx.db as unknown as DbInternals;
+    const query = db.dialect.sqlToQuery(statement);
+    noteTables(this.ctx.request, query.sql);
+    return (await db.session.client.unsafe(query.sql, query.params as never[]).catch((e: Error) => { console.error('DEBUGSQL', e.message, query.sql); throw e; })) as Record<string, unknown>[];
+  }
+}
+
+interface DbInternals {
+  dialect: { sqlToQuery(sql: SQL): { sql: string; params: unknown[] } };
+  session: { client: { unsafe(query: string, params: never[]): Promise<unknown[]> } };
+}
+
+const tableName = (table: PgTable) => (table as unknown as Record<symbol, string>)[Symbol.for('drizzle:Name')]!;
+
+/** Every table and view name of the schema, quoted as statements name them. */
+const knownTables = (() => {
+  const names = Object.values(schema).flatMap((v) => (is(v, PgTable) ? [getTableName(v)] : is(v, PgView) ? [getViewConfig(v).name] : []));
+  const list = [...new Set(names)].sort((a, b) => b.length - a.length);
+  return new RegExp(`"(${list.join('|')})"`, 'g');
+})();
+
+/** Tells the read cache which tables and views the answer of `request` reads: those its SQL names. */
+function noteTables(request: FastifyRequest | undefined, text: string) {
+  if (request?.method !== 'GET') return;
+  request.server.readCache?.depends(request, new Set(Array.from(text.matchAll(knownTables), (m) => m[1]!)));
+}
+
+/** What a read renders for `query`: its fieldsets and, per type, the relationships an include path loads below it. */
+function renderingOf(registry: Registry, model: Model, query: DocumentQuery): Rendering {
+  const loaded = new Map<string, Set<string>>();
+  const walk = (current: Model, node: IncludeTree) => {
+    for (const [name, child] of node) {
+      loaded.set(current.type, new Set([...(loaded.get(current.type) ?? []), name]));
+      walk(registry.get(current.relationships.get(name)!.type), child);
+    }
+  };
+  walk(model, query.include);
+  return { fields: query.fields, loaded };
+}
+
+/** The selection of the primary row as drizzle maps it (policies' `read` and guards look at it). */
+function rowColumns(model: Model, prefix = ''): SQL {
+  return sql.join(
+    Object.entries(model.selection).map(([key, column]) => sql`${column} as ${ident(prefix + key)}`),
+    sql`, `,
+  );
+}
+
+function mapRow(model: Model, raw: Record<string, unknown>, prefix = ''): Row {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(model.selection)) {
+    const value = raw[prefix + key];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as Row;
+}
+
+/** Prefix of the parent's columns where a statement also returns a record's. */
+const PARENT = '__parent.';
+
+/** A parent record named by a path, for related reads: its table expression and the checks it gets. */
+export interface Parent {
+  model: Model;
+  rawId: string;
+}
+
+/** Selects the parent record (as `existsFor` allows) as the statement's first table expression. */
+function addParent(statement: Statement, ctx: Ctx, parent: Parent): string {
+  const { model } = parent;
+  return statement.add(
+    sql`select ${model.table}.* from ${model.table} where ${and(keyCondition(model, parent.rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns))} limit 1`,
+  );
+}
+
+export interface ListResult {
+  data: string;
+  included?: string;
+  count: number;
+  /** The parent record of a related list. */
+  parent?: Row;
+}
+
+/**
+ * One page of `model`'s records the caller sees, meeting the filter and `base` (a condition, or the
+ * records related to `parent` through `rel`), as JSON text, with what `include` asks for and the
+ * total count: one statement. A related list whose parent does not exist for the caller is 404.
+ */
+export async function readList(
+  ctx: Ctx,
+  registry: Registry,
+  model: Model,
+  query: ListQuery,
+  options: { base?: SQL; filter?: SQL; parent?: Parent; rel?: RelationshipSpec } = {},
+): Promise<ListResult> {
+  const statement = new Statement(ctx, registry);
+  const parentSource = options.parent ? addParent(statement, ctx, options.parent) : undefined;
+  const related = parentSource ? relatedTo(ctx, options.parent!.model, options.rel!, model, parentSource) : undefined;
+  const where = visible(ctx, model, options.base, related, options.filter) ?? sql`true`;
+  const page = sql`select ${model.table}.* from ${model.table} where ${where} order by ${sql.join(orderBy(ctx, registry, model, query.sort), sql`, `)} limit ${query.limit} offset ${(query.number - 1) * query.limit}`;
+  const primary = statement.add(sql`select *, row_number() over () as "__ord" from (${page}) q`);
+  const rendering = renderingOf(registry, model, query);
+  const data = sql`(select concat('[', string_agg(${resourceJson(statement, model, rendering)}, ',' order by "__ord"), ']') from ${Statement.from(primary, model)})`;
+  const included = query.include.size > 0 ? statement.included(model, primary, query.include, rendering) : sql`null`;
+  const count = sql`(select count(*)::int from ${model.table} where ${where})`;
+  const members = sql`${data} as "data", ${included} as "included", ${count} as "count"`;
+  const parentModel = options.parent?.model;
+  const rows = await statement.run(
+    parentModel ? sql`select ${rowColumns(parentModel)}, ${members} from ${Statement.from(parentSource!, parentModel)}` : sql`select ${members}`,
+  );
+  const row = rows[0];
+  if (!row) throw notFound();
+  return {
+    data: row.data as string,
+    ...(row.included !== null ? { included: row.included as string } : {}),
+    count: Number(row.count),
+    ...(parentModel ? { parent: mapRow(parentModel, row) } : {}),
+  };
+}
+
+export interface RecordResult {
+  /** The primary row as drizzle maps it. */
+  row: Row;
+  data: string;
+  included?: string;
+  /** The parent record of a related read. */
+  parent?: Row;
+}
+
+/**
+ * One record as JSON text with what `include` asks for, in one statement. The record is named by
+ * `rawId` (a path id: 404 unless it exists for the caller), or by `id` (a write's own record: no
+ * visibility applies), or is the first record related to `parent` through the to-one `rel`.
+ * `undefined` when there is no such record.
+ */
+export async function readRecord(
+  ctx: Ctx,
+  registry: Registry,
+  model: Model,
+  query: DocumentQuery,
+  named: { rawId: string; lock?: boolean } | { id: unknown } | { write: SQL } | { parent: Parent; rel: RelationshipSpec },
+): Promise<RecordResult | undefined> {
+  const statement = new Statement(ctx, registry);
+  let parentSource: string | undefined;
+  let primary: string;
+  const select = (where: SQL | undefined, locking = sql``) =>
+    statement.add(sql`select ${model.table}.* from ${model.table} where ${where} order by ${model.id} limit 1${locking}`);
+  if ('rawId' in named) {
+    const where = and(keyCondition(model, named.rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns));
+    primary = select(where, named.lock ? sql` for update of ${ident(tableName(model.table))}` : undefined);
+  } else if ('id' in named) primary = select(eq(model.id, named.id));
+  else if ('write' in named) primary = statement.add(sql`${named.write} returning *`);
+  else {
+    parentSource = addParent(statement, ctx, named.parent);
+    primary = select(visible(ctx, model, relatedTo(ctx, named.parent.model, named.rel, model, parentSource)));
+  }
+  const rendering = renderingOf(registry, model, query);
+  const included = query.include.size > 0 ? statement.included(model, primary, query.include, rendering) : sql`null`;
+  const record = sql`${rowColumns(model)}, ${resourceJson(statement, model, rendering)} as "__data", ${included} as "__included"`;
+  if (!parentSource) {
+    const [raw] = await statement.run(sql`select ${record} from ${Statement.from(primary, model)}`);
+    return raw && { row: mapRow(model, raw), data: raw.__data as string, ...(raw.__included !== null ? { included: raw.__included as string } : {}) };
+  }
+  // The parent's row always (or 404); the related record's members only when there is one.
+  const parentModel = (named as { parent: Parent }).parent.model;
+  const [raw] = await statement.run(
+    sql`select ${rowColumns(parentModel, PARENT)}, r.* from ${Statement.from(parentSource, parentModel)} left join (select ${record} from ${Statement.from(primary, model)}) r on true`,
+  );
+  if (!raw) throw notFound();
+  const parent = mapRow(parentModel, raw, PARENT);
+  if (raw.__data === null) return { parent } as RecordResult;
+  return { parent, row: mapRow(model, raw), data: raw.__data as string, ...(raw.__included !== null ? { included: raw.__included as string } : {}) };
+}
+
+/** The linkage of the record named by `rawId` through `rel` (records the caller may name), with the record's row. */
+export async function readLinkage(ctx: Ctx, registry: Registry, model: Model, rel: RelationshipSpec, named: { rawId: string } | { id: unknown }) {
+  const statement = new Statement(ctx, registry);
+  const where =
+    'rawId' in named ? and(keyCondition(model, named.rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns)) : eq(model.id, named.id);
+  const primary = statement.add(sql`select ${model.table}.* from ${model.table} where ${where} limit 1`);
+  const data = concat(linkageJson(statement, model.columns, rel, true));
+  const [raw] = await statement.run(sql`select ${rowColumns(model)}, ${data} as "__data" from ${Statement.from(primary, model)}`);
+  if (!raw) throw notFound();
+  return { row: mapRow(model, raw), data: raw.__data as string };
+}

@@ -1,0 +1,67 @@
+/** Conditions that name records and decide which ones a caller may see or name: shared by reads and writes. */
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { notFound } from './errors.js';
+import type { Model } from './model.js';
+import type { Ctx, Row, ToManySpec } from './resource.js';
+import { hasNul, integerId } from './values.js';
+
+/**
+ * `column = ANY($1)` with the ids as one array parameter: the SQL text stays the same whatever the
+ * number of ids, so one prepared statement serves every batch.
+ */
+export const anyOf = (column: PgColumn, ids: unknown[]): SQL => sql`${column} = any(${sql.param(ids)})`;
+
+/** Rows of `model` the caller may see: live (not soft-deleted) and within the policy's scope. */
+export function visible(ctx: Ctx, model: Model, ...extra: (SQL | undefined)[]): SQL | undefined {
+  return and(model.live, model.spec.policy.scope(ctx, model.columns), ...extra);
+}
+
+/** Rows of `model` a write may link to and a relationship endpoint may name (see Policy.linkable). */
+export function linkable(ctx: Ctx, model: Model, ...extra: (SQL | undefined)[]): SQL | undefined {
+  const { policy } = model.spec;
+  return and(model.live, (policy.linkable ?? policy.scope)(ctx, model.columns), ...extra);
+}
+
+/** The join table's columns by key, and the condition its fixed values (a role) add. */
+export function joinOf(through: NonNullable<ToManySpec['through']>) {
+  const cols = through.table as unknown as Record<string, PgColumn>;
+  const fixed = Object.entries(through.where ?? {}).map(([k, v]) => eq(cols[k]!, v));
+  return { cols, fixed: and(...fixed) };
+}
+
+/** A path id as the id column stores it, or a 404 for anything that cannot be an id. */
+export function parseId(model: Model, raw: string): number | string {
+  if (model.fields.get('id')!.kind !== 'integer') return raw;
+  const id = integerId(raw);
+  if (id === undefined) throw notFound();
+  return id;
+}
+
+/** The condition naming one record by a path id: its numeric id, or its alternate key when it has one. */
+export function keyCondition(model: Model, raw: string): SQL {
+  const alternate = model.spec.alternateKey;
+  if (alternate && !/^\d+$/.test(raw)) {
+    // No key holds a NUL (PostgreSQL text cannot), and comparing one would be a database error.
+    if (hasNul(raw)) throw notFound();
+    return eq(model.columns[alternate]!, raw);
+  }
+  return eq(model.id, parseId(model, raw));
+}
+
+/**
+ * The live row a path names, or 404; also 404 for rows that do not exist for the caller (the policy's
+ * `existsFor`). Other visibility rules are the policy's `read`. A write `lock`s the row until its
+ * transaction ends, so checks made on it (a session's state move) still hold when it is written.
+ */
+export async function findRow(ctx: Ctx, model: Model, rawId: string, lock = false): Promise<Row> {
+  const { policy } = model.spec;
+  const query = ctx.db
+    .select(model.selection)
+    .from(model.table)
+    .where(and(keyCondition(model, rawId), model.live, policy.existsFor?.(ctx, model.columns)))
+    .limit(1);
+  const [row] = await (lock ? query.for('update', { of: model.table }) : query);
+  if (!row) throw notFound();
+  return row as Row;
+}
