@@ -77,10 +77,9 @@ const array = (object: string, from: string, order: string) => `coalesce((select
 
 /**
  * A list document's `links` (self, first, last, prev, next) and `meta.count`, as the service writes them:
- * `prefix` is the path and query with `page[size]` last but one and `page[number]=` last; `count` is SQL.
+ * `pre` is SQL of the path and query with `page[size]` last but one and `page[number]=` last; `count` is SQL.
  */
-function listTail(p: Params, prefix: string, size: number, number: number, count: string) {
-  const pre = p.add('prefix', prefix, 'text');
+function listTail(p: Params, pre: string, size: number, number: number, count: string) {
   const num = p.add('number', number, 'int');
   const last = `greatest(1, (${count} + ${p.add('size', size, 'int')} - 1) / ${p.add('size', size, 'int')})`;
   return (
@@ -193,7 +192,10 @@ function sessionVisible(caller: Caller | null, p: Params, s: string): string {
   );
 }
 
-/** A page request: `page[size]` and `page[number]`, and the links' prefix with the other parameters first. */
+/**
+ * A page request: `page[size]` and `page[number]`, and the links' query string (the other parameters
+ * first, `page[number]=` last); `prefix` is the SQL of a top-level list's links before the number.
+ */
 function pageOf(request: FastifyRequest, allowed: string[]) {
   const query = request.query as Record<string, string | undefined>;
   for (const key of Object.keys(query)) {
@@ -212,8 +214,11 @@ function pageOf(request: FastifyRequest, allowed: string[]) {
   params.set('page[size]', String(size));
   params.set('page[number]', '');
   const path = `/v1${request.url.split('?')[0]!.slice('/bench/baseline'.length)}`;
-  return { size, number, prefix: `${path}?${params.toString()}` };
+  return { size, number, query: params.toString(), prefix: (p: Params) => p.add('prefix', `${path}?${params.toString()}`, 'text') };
 }
+
+/** The links' prefix of an event's related list: the service names the event by its id, however the path named it. */
+const relatedPrefix = (p: Params, name: string, query: string) => `'/v1/events/' || ev.id || '/${name}?' || ${p.add('query', query, 'text')}`;
 
 /** The relationships `include` names, each one of `allowed`, in the order given. */
 function includeOf(request: FastifyRequest, allowed: string[]): string[] {
@@ -283,7 +288,7 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
       `limit ${p.add('size', size, 'int')} offset ${p.add('offset', (number - 1) * size, 'int')}), ` +
       `n as (select count(*)::int as count from users where deleted_at is null) ` +
       `select format('{"data":[%s],%s,${JSONAPI}}', ${array(resource('user', 'users', 'u.id', attributes(columns), rels), 'page u', order)}, ` +
-      `${listTail(p, prefix, size, number, 'n.count')}) as doc from n`;
+      `${listTail(p, prefix(p), size, number, 'n.count')}) as doc from n`;
     return answer(reply, statement, p);
   });
 
@@ -298,7 +303,7 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
       `limit ${p.add('size', size, 'int')} offset ${p.add('offset', (number - 1) * size, 'int')}), ` +
       `n as (select count(*)::int as count from events e where ${where}) ` +
       `select format('{"data":[%s],%s,${JSONAPI}}', ${array(eventObject('e'), 'page e', 'e.id')}, ` +
-      `${listTail(p, prefix, size, number, 'n.count')}) as doc from n`;
+      `${listTail(p, prefix(p), size, number, 'n.count')}) as doc from n`;
     return answer(reply, statement, p);
   });
 
@@ -342,7 +347,7 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
   app.get('/bench/baseline/events/:id/sessions', { schema: { hide: true } }, async (request, reply) => {
     const caller = await callerOf(request);
     const include = includeOf(request, ['speakers', 'track', 'microlocation']);
-    const { size, number, prefix } = pageOf(request, ['include']);
+    const { size, number, query } = pageOf(request, ['include']);
     const p = new Params();
     const ve = visibleEvents(caller, p);
     // Linkage of the to-one relationships: the target when it is live and its event visible (selectionFor).
@@ -406,7 +411,7 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
           `where ss.session_id in (select id from page) and x.deleted_at is null and x.event_id in ${ve}), `
         : '') +
       `n as (select count(*)::int as count from sessions s where ${where}) ` +
-      `select format('{"data":[%s]${included ? ',"included":[%s]' : ''},%s,${JSONAPI}}', ${array(session, 'page s', 's.id')}, ${included}${listTail(p, prefix, size, number, 'n.count')}) as doc ` +
+      `select format('{"data":[%s]${included ? ',"included":[%s]' : ''},%s,${JSONAPI}}', ${array(session, 'page s', 's.id')}, ${included}${listTail(p, relatedPrefix(p, 'sessions', query), size, number, 'n.count')}) as doc ` +
       'from ev, n';
     return answer(reply, statement, p);
   });
@@ -414,14 +419,14 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
   // GET /v1/events/{id}/speakers: the live speakers of the event the caller sees.
   app.get('/bench/baseline/events/:id/speakers', { schema: { hide: true } }, async (request, reply) => {
     const caller = await callerOf(request);
-    const { size, number, prefix } = pageOf(request, []);
+    const { size, number, query } = pageOf(request, []);
     const p = new Params();
     const where = 'sp.event_id = (select id from ev) and sp.deleted_at is null';
     const statement =
       `with ev as (select e.id from events e where ${eventKey(p, (request.params as { id: string }).id, 'e')} and e.deleted_at is null and ${eventVisible(caller, p, 'e')}), ` +
       `page as (select sp.* from speakers sp where ${where} order by sp.id limit ${p.add('size', size, 'int')} offset ${p.add('offset', (number - 1) * size, 'int')}), ` +
       `n as (select count(*)::int as count from speakers sp where ${where}) ` +
-      `select format('{"data":[%s],%s,${JSONAPI}}', ${array(speakerObject(caller, p, 'sp'), 'page sp', 'sp.id')}, ${listTail(p, prefix, size, number, 'n.count')}) as doc ` +
+      `select format('{"data":[%s],%s,${JSONAPI}}', ${array(speakerObject(caller, p, 'sp'), 'page sp', 'sp.id')}, ${listTail(p, relatedPrefix(p, 'speakers', query), size, number, 'n.count')}) as doc ` +
       'from ev, n';
     return answer(reply, statement, p);
   });
@@ -429,9 +434,14 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
   // GET /v1/events/{id}/custom-forms: signed-in callers only; the forms of the event they see.
   app.get('/bench/baseline/events/:id/custom-forms', { schema: { hide: true } }, async (request, reply) => {
     const caller = await callerOf(request);
-    if (!caller) throw unauthorized();
-    const { size, number, prefix } = pageOf(request, []);
+    const { size, number, query } = pageOf(request, []);
     const p = new Params();
+    const event = `${eventKey(p, (request.params as { id: string }).id, 'e')} and e.deleted_at is null and ${eventVisible(caller, p, 'e')}`;
+    if (!caller) {
+      // As the service: an event the caller cannot see is 404 before the forms ask for a login.
+      const [found] = await app.sql.unsafe(`select 1 from events e where ${event}`, p.values as never[], { prepare: true });
+      throw found ? unauthorized() : notFound();
+    }
     const where = 'f.event_id = (select id from ev)';
     const form = resource('custom_form', 'custom-forms', 'f.id',
       attributes(
@@ -441,10 +451,10 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
       ),
       [{ name: 'event', data: linkOne('event', 'f.event_id') }]);
     const statement =
-      `with ev as (select e.id from events e where ${eventKey(p, (request.params as { id: string }).id, 'e')} and e.deleted_at is null and ${eventVisible(caller, p, 'e')}), ` +
+      `with ev as (select e.id from events e where ${event}), ` +
       `page as (select f.* from custom_forms f where ${where} order by f.id limit ${p.add('size', size, 'int')} offset ${p.add('offset', (number - 1) * size, 'int')}), ` +
       `n as (select count(*)::int as count from custom_forms f where ${where}) ` +
-      `select format('{"data":[%s],%s,${JSONAPI}}', ${array(form, 'page f', 'f.id')}, ${listTail(p, prefix, size, number, 'n.count')}) as doc from ev, n`;
+      `select format('{"data":[%s],%s,${JSONAPI}}', ${array(form, 'page f', 'f.id')}, ${listTail(p, relatedPrefix(p, 'custom-forms', query), size, number, 'n.count')}) as doc from ev, n`;
     return answer(reply, statement, p);
   });
 
@@ -457,7 +467,7 @@ export default async function benchRoutes(app: FastifyInstance, { loginLimits }:
     const statement =
       `with page as (select x.* from pages x order by x.id limit ${p.add('size', size, 'int')} offset ${p.add('offset', (number - 1) * size, 'int')}), ` +
       'n as (select count(*)::int as count from pages) ' +
-      `select format('{"data":[%s],%s,${JSONAPI}}', ${array(page, 'page x', 'x.id')}, ${listTail(p, prefix, size, number, 'n.count')}) as doc from n`;
+      `select format('{"data":[%s],%s,${JSONAPI}}', ${array(page, 'page x', 'x.id')}, ${listTail(p, prefix(p), size, number, 'n.count')}) as doc from n`;
     return answer(reply, statement, p);
   });
 
