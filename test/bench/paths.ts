@@ -18,7 +18,7 @@ export interface BenchRequest {
 
 /** Limits a path must meet; each one present becomes a PASS/FAIL line. */
 export interface Targets {
-  /** route req/s without the read cache divided by baseline req/s, at least this. */
+  /** route req/s without the read cache divided by baseline req/s (median of the per-round ratios), at least this. */
   minRatio?: number;
   /** SQL statements one request sends, at most this. */
   maxStatements?: number;
@@ -36,12 +36,14 @@ export interface BenchPath extends BenchRequest {
   /** Label in the table; defaults to `METHOD path`. */
   name?: string;
   /**
-   * The matching baseline route (same process, same SQL through the same driver, no JSON:API work).
-   * Its statements must equal the path's statements, text for text, unless `sameSql` is false.
+   * The matching baseline route (same process, same authentication, same database and pool). For a read,
+   * the hand-written single statement that builds the same document (`src/bench-routes.ts`): the bench
+   * checks that both answer the same JSON. For login, the same SQL and password check without the token.
    */
   baseline?: BenchRequest;
+  /** Check that the baseline's statements are the path's first ones, text for text (login: the password check before the token). */
   sameSql?: boolean;
-  /** The issue whose targets these are (printed next to each check). */
+  /** The issue whose targets these are (printed next to each check; `minRps` and `noSeqScans` are issue 9's). */
   issue: number;
   targets: Targets;
 }
@@ -49,8 +51,13 @@ export interface BenchPath extends BenchRequest {
 const query = (params: Record<string, string>) => `?${new URLSearchParams(params)}`;
 /** Tables of a few hundred rows at most in the data set, which PostgreSQL rightly reads whole. */
 const SMALL_TABLES = ['event_topics', 'events', 'session_types', 'settings', 'pages', 'event_copyrights', 'social_links'];
-/** Issue 9's targets of a read path at page size 20. */
-const READ_TARGETS: Targets = { minRatio: 0.7, minRps: 1000, noSeqScans: true, smallTables: SMALL_TABLES };
+/**
+ * Issue 23's targets of a read path at page size 20: fresh req/s at least 0.8 of the hand-written statement's,
+ * one statement (two with a token: its account), and issue 9's.
+ */
+const READ_TARGETS: Targets = { minRatio: 0.8, maxStatements: 1, minRps: 1000, noSeqScans: true, smallTables: SMALL_TABLES };
+/** With a token, the account lookup comes first. */
+const WITH_TOKEN: Targets = { ...READ_TARGETS, maxStatements: 2 };
 
 /** A JSON:API read and its baseline (`/bench/baseline/...` mirrors `/v1/...`). */
 const read = (name: string, path: string, targets: Targets, auth = false): BenchPath => ({
@@ -58,7 +65,7 @@ const read = (name: string, path: string, targets: Targets, auth = false): Bench
   path,
   auth,
   baseline: { path: path.replace('/v1/', '/bench/baseline/'), auth },
-  issue: 9,
+  issue: 23,
   targets,
 });
 
@@ -70,28 +77,18 @@ export function benchPaths(seed: Seeded): BenchPath[] {
   const event = `/v1/events/${seed.event.id}`;
   const page = { 'page[size]': '20' };
   return [
-    {
-      ...read('GET /v1/users?page[size]=20&sort=-created-at (admin)', `/v1/users${query({ ...page, sort: '-created-at' })}`, {}, true),
-      issue: 2,
-      targets: { minRatio: 0.6, maxStatements: 2 },
-    },
-    read('GET /v1/events?page[size]=20', `/v1/events${query(page)}`, { ...READ_TARGETS, maxStatements: 1 }),
-    read('GET /v1/events/{id}?include=social-links,event-copyright', `${event}${query({ include: 'social-links,event-copyright' })}`, {
-      ...READ_TARGETS,
-      maxStatements: 3,
-    }),
+    read('GET /v1/users?page[size]=20&sort=-created-at (admin)', `/v1/users${query({ ...page, sort: '-created-at' })}`, { minRatio: 0.8, maxStatements: 2 }, true),
+    read('GET /v1/events?page[size]=20', `/v1/events${query(page)}`, READ_TARGETS),
+    read('GET /v1/events/{id}?include=social-links,event-copyright', `${event}${query({ include: 'social-links,event-copyright' })}`, READ_TARGETS),
     read(
       `GET /v1/events/{id}/sessions?include=speakers,track,microlocation&page[size]=20 (${seed.event.sessions} sessions)`,
       `${event}/sessions${query({ include: 'speakers,track,microlocation', ...page })}`,
-      { ...READ_TARGETS, maxStatements: 5 },
+      READ_TARGETS,
     ),
-    read(`GET /v1/events/{id}/speakers?page[size]=20 (${seed.event.speakers} speakers)`, `${event}/speakers${query(page)}`, {
-      ...READ_TARGETS,
-      maxStatements: 2,
-    }),
-    read('GET /v1/events/{id}/custom-forms?page[size]=20 (organizer)', `${event}/custom-forms${query(page)}`, { ...READ_TARGETS, maxStatements: 3 }, true),
-    read('GET /v1/pages?page[size]=20', `/v1/pages${query(page)}`, { ...READ_TARGETS, maxStatements: 1 }),
-    read('GET /v1/settings/1', '/v1/settings/1', { ...READ_TARGETS, maxStatements: 1 }),
+    read(`GET /v1/events/{id}/speakers?page[size]=20 (${seed.event.speakers} speakers)`, `${event}/speakers${query(page)}`, READ_TARGETS),
+    read('GET /v1/events/{id}/custom-forms?page[size]=20 (organizer)', `${event}/custom-forms${query(page)}`, WITH_TOKEN, true),
+    read('GET /v1/pages?page[size]=20', `/v1/pages${query(page)}`, READ_TARGETS),
+    read('GET /v1/settings/1', '/v1/settings/1', READ_TARGETS),
     {
       name: 'POST /v1/sessions (organizer, into another event)',
       method: 'POST',
@@ -110,9 +107,11 @@ export function benchPaths(seed: Seeded): BenchPath[] {
       auth: false,
       // The same limiter, select and password check, no token: a ratio near 1 is login limited by the hash.
       baseline: { method: 'POST', path: '/bench/baseline/login', body: { email: seed.adminEmail, password: seed.adminPassword }, contentType: 'application/json', auth: false },
+      sameSql: true,
       issue: 9,
-      // The brute-force limit's count and forgiving are two statements besides the account's select.
-      targets: { minRatio: 0.9, maxStatements: 3 },
+      // The brute-force limit's count and forgiving are two statements besides the account's select (the
+      // baseline's three); the fourth starts the login the token belongs to (and stamps last-accessed-at).
+      targets: { minRatio: 0.9, maxStatements: 4 },
     },
   ];
 }

@@ -1,7 +1,8 @@
 /**
- * The bench baselines answer raw rows (the settings with their secrets). With BENCH_ROUTES=true they
- * serve only callers on this machine; anyone else gets the 404 of a route that is not there, with no
- * row in it. Without BENCH_ROUTES they are not mounted at all: test/security/deployment-defaults.test.ts.
+ * The bench baselines answer what the service answers, through hand-written SQL that skips the engine's
+ * checks (the settings with their secrets, to an administrator). With BENCH_ROUTES=true they serve only
+ * callers on this machine; anyone else gets the 404 of a route that is not there, with no row in it.
+ * Without BENCH_ROUTES they are not mounted at all: test/security/deployment-defaults.test.ts.
  */
 import t from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
@@ -45,8 +46,11 @@ t.test('with BENCH_ROUTES: loopback callers only', async (t) => {
       t.equal(res.statusCode, 200, `${name} from ${remoteAddress}: served`);
     }
   }
-  const settings = await app.inject({ url: '/bench/baseline/settings/1' });
-  t.ok(settings.body.includes(SECRET), 'what the loopback caller gets is the raw row, secrets and all');
+  const settings = await app.inject({ url: '/bench/baseline/settings/1', headers: { authorization: `JWT ${admin.token}` } });
+  t.ok(settings.body.includes(SECRET), 'what the loopback administrator gets is the full settings, secrets and all');
+  const anonymous = await app.inject({ url: '/bench/baseline/settings/1' });
+  t.equal(anonymous.statusCode, 200, 'anyone on this machine reads the settings');
+  t.notOk(anonymous.body.includes(SECRET), 'but, as from the service, without the secrets');
 });
 
 t.test('behind a proxy on this machine (TRUST_PROXY), the client it forwards for must be local too', async (t) => {
