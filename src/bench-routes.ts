@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { isStaff, type Caller } from './auth/caller.js';
 import { checkLogin, type LoginLimits } from './auth/login.js';
-import { badRequest, forbidden, notFound, unauthorized } from './jsonapi/errors.js';
+import { badRequest, forbidden, notFound, unauthorized } from './jsonapi/index.js';
 
 const isLoopback = (address: string | undefined) =>
   !!address && ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';

@@ -43,16 +43,6 @@ function concat(pieces: Piece[]): SQL {
   return chunks.length === 1 ? chunks[0]! : concat(chunks);
 }
 
-/** The JSON text of a column's value as the documents carry it (timestamps as Date#toISOString writes them). */
-function jsonValue(column: PgColumn | SQL): SQL {
-  const c = column as PgColumn;
-  if (c.columnType === 'PgTimestamp') {
-    const utc = (c as unknown as { withTimezone: boolean }).withTimezone ? sql`${column} at time zone 'UTC'` : sql`${column}`;
-    return sql`coalesce('"' || to_char(${utc}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')`;
-  }
-  return sql`coalesce(to_json(${column})::text, 'null')`;
-}
-
 const isIntegerId = (model: Model) => model.fields.get('id')!.kind === 'integer';
 
 /** The JSON string of a record's id (integer ids need no escaping). */
@@ -61,13 +51,6 @@ const idJson = (model: Model, id: SQL | PgColumn): Piece[] =>
 
 /** A resource identifier object's JSON text. */
 const identifierJson = (model: Model, id: SQL | PgColumn): Piece[] => [`{"type":${JSON.stringify(model.type)},"id":`, ...idJson(model, id), '}'];
-
-/** JSON text of a link `/v1/<path>/<id><suffix>`. */
-function linkJson(model: Model, id: SQL | PgColumn, suffix = ''): Piece[] {
-  const prefix = `${API_PREFIX}/${model.spec.path}/`;
-  if (isIntegerId(model)) return [JSON.stringify(prefix).slice(0, -1), sql`${id}`, JSON.stringify(suffix).slice(1)];
-  return [sql`to_json(${literal(prefix)} || ${id} || ${literal(suffix)})::text`];
-}
 
 /** The join table of a to-many relationship under a statement-local name (drizzle names an aliased view by its alias alone). */
 function joinSource(through: NonNullable<ToManySpec['through']>, name: string) {
@@ -121,54 +104,94 @@ interface Rendering {
   loaded: Map<string, Set<string>>;
 }
 
+/** A quoted identifier in SQL text. */
+const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** The select-list item of an attribute's column as the documents carry it, named by its wire name. */
+function attributeItem(model: Model, key: string, wire: string): string {
+  const column = model.columns[key]!;
+  const ref = `${quoted(tableName(model.table))}.${quoted(column.name)}`;
+  const value =
+    column.columnType === 'PgTimestamp'
+      ? `to_char(${ref}${(column as unknown as { withTimezone: boolean }).withTimezone ? " at time zone 'UTC'" : ''}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+      : ref;
+  return `${value} as ${quoted(wire)}`;
+}
+
+/** Per type and fieldset: the attribute select lists (public, and with the private ones) and the computed attributes. */
+const attributeLists = new Map<string, { open: string; all: string; computed: [string, string][] }>();
+
+function attributeListsOf(model: Model, only: Set<string> | undefined) {
+  const key = `${model.type}|${only ? [...only].sort().join(',') : '*'}`;
+  let lists = attributeLists.get(key);
+  if (!lists) {
+    const open: string[] = [];
+    const all: string[] = [];
+    const computed: [string, string][] = [];
+    const isComputed = new Set(model.computed.map(([k]) => k));
+    for (const [wire, key] of model.readable) {
+      if (only && !only.has(wire)) continue;
+      if (isComputed.has(key)) {
+        computed.push([wire, key]);
+        continue;
+      }
+      const item = attributeItem(model, key, wire);
+      all.push(item);
+      if (!model.private.has(wire)) open.push(item);
+    }
+    lists = { open: open.join(', '), all: all.join(', '), computed };
+    attributeLists.set(key, lists);
+  }
+  return lists;
+}
+
+/** The `attributes` object's JSON text of the row in scope: one `row_to_json` of its select list. */
+function attributesJson(ctx: Ctx, model: Model, only: Set<string> | undefined): SQL {
+  const { open, all, computed } = attributeListsOf(model, only);
+  const select = new Map(model.computed);
+  const extra = computed.map(([wire, key]) => sql`${select.get(key)!(model.columns)} as ${ident(wire)}`);
+  const object = (list: string) => {
+    const items = [...(list === '' ? [] : [sql.raw(list)]), ...extra];
+    return items.length === 0 ? sql`'{}'` : sql`(select row_to_json(a)::text from (select ${sql.join(items, sql`, `)}) a)`;
+  };
+  if (open === all) return object(open);
+  // Private attributes only where the policy's `seesPrivate` holds for this caller and row.
+  return sql`case when (${model.spec.policy.seesPrivate!(ctx, model.columns)}) then ${object(all)} else ${object(open)} end`;
+}
+
+/** A name as `format()` template text: JSON-quoted, `%` doubled. */
+const name = (text: string) => JSON.stringify(text).replace(/%/g, '%%');
+
+/** The id of the row in scope, as `format()` inserts it into JSON strings (escaped for text ids). */
+function idArgument(model: Model): SQL {
+  const ref = sql.raw(`${quoted(tableName(model.table))}.${quoted(model.id.name)}`);
+  return isIntegerId(model) ? ref : sql`substr(to_json(${ref}::text)::text, 2, length(to_json(${ref}::text)::text) - 2)`;
+}
+
 /**
  * The JSON text of the resource object of the row of `model` in scope under its table's name: its
  * attributes (private ones only where `seesPrivate` holds for the caller), relationship links,
- * to-one linkage, the linkage of included relationships, and its self link.
+ * to-one linkage, the linkage of included relationships, and its self link; one `format()` call.
  */
 function resourceJson(st: Statement, model: Model, rendering: Rendering): SQL {
   const { ctx } = st;
-  const t = model.columns;
   const only = rendering.fields.get(model.type);
   const wanted = (name: string) => !only || only.has(name);
-  const computed = new Map(model.computed);
-  const attributes: Piece[] = [];
-  const sees = model.private.size > 0 ? sql`(${model.spec.policy.seesPrivate!(ctx, t)})` : undefined;
-  for (const [wire, key] of model.readable) {
-    if (!wanted(wire)) continue;
-    const value = jsonValue(computed.get(key)?.(t) ?? t[key]!);
-    const member = concat([`,${JSON.stringify(wire)}:`, value]);
-    attributes.push(model.private.has(wire) ? sql`case when ${sees} then ${member} end` : member);
-  }
-  const relationships: Piece[] = [];
+  const args: SQL[] = [idArgument(model), attributesJson(ctx, model, only)];
+  const path = `${API_PREFIX}/${model.spec.path}/`.replace(/%/g, '%%') + '%1$s';
+  const members: string[] = [];
   const loaded = rendering.loaded.get(model.type);
-  for (const [name, rel] of model.relationships) {
-    if (!wanted(name)) continue;
-    const link = model.links.find((l) => l.name === name);
-    const data = link ? toOneColumnLinkage(ctx, link) : loaded?.has(name) ? linkageJson(st, t, rel) : undefined;
-    relationships.push(
-      `,${JSON.stringify(name)}:{"links":{"self":`,
-      ...linkJson(model, t.id!, `/relationships/${name}`),
-      ',"related":',
-      ...linkJson(model, t.id!, `/${name}`),
-      '}',
-      ...(data ? [',"data":', ...data] : []),
-      '}',
-    );
+  for (const [relationship, rel] of model.relationships) {
+    if (!wanted(relationship)) continue;
+    const relName = name(relationship);
+    const link = model.links.find((l) => l.name === relationship);
+    const data = link ? toOneColumnLinkage(ctx, link) : loaded?.has(relationship) ? linkageJson(st, model.columns, rel) : undefined;
+    const segment = relName.slice(1, -1);
+    if (data) args.push(concat(data));
+    members.push(`${relName}:{"links":{"self":"${path}/relationships/${segment}","related":"${path}/${segment}"}${data ? `,"data":%${args.length}$s` : ''}}`);
   }
-  // Members are written with a leading comma; the first one's is cut (`substr(..., 2)`).
-  const members = (pieces: Piece[]) => (pieces.length === 0 ? [] : [sql`substr(${concat(pieces)}, 2)`]);
-  return concat([
-    `{"type":${JSON.stringify(model.type)},"id":`,
-    ...idJson(model, t.id!),
-    ',"attributes":{',
-    ...members(attributes),
-    '},"relationships":{',
-    ...members(relationships),
-    '},"links":{"self":',
-    ...linkJson(model, t.id!),
-    '}}',
-  ]);
+  const text = `{"type":${name(model.type)},"id":"%1$s","attributes":%2$s,"relationships":{${members.join(',')}},"links":{"self":"${path}"}}`;
+  return sql`format(${literal(text)}, ${sql.join(args, sql`, `)})`;
 }
 
 /** The condition making rows of `target` those related through `rel` to the rows of the table expression `parent` (of `model`). */
@@ -249,7 +272,7 @@ class Statement {
     const db = this.ctx.db as unknown as DbInternals;
     const query = db.dialect.sqlToQuery(statement);
     noteTables(this.ctx.request, query.sql);
-    return (await db.session.client.unsafe(query.sql, query.params as never[]).catch((e: Error) => { console.error('DEBUGSQL', e.message, query.sql); throw e; })) as Record<string, unknown>[];
+    return (await db.session.client.unsafe(query.sql, query.params as never[])) as Record<string, unknown>[];
   }
 }
 
@@ -267,10 +290,23 @@ const knownTables = (() => {
   return new RegExp(`"(${list.join('|')})"`, 'g');
 })();
 
+/** The tables and views each statement text names, for the texts seen last (a query shape has one text). */
+const tablesOfText = new Map<string, Set<string>>();
+const MAX_TEXTS = 1000;
+
 /** Tells the read cache which tables and views the answer of `request` reads: those its SQL names. */
 function noteTables(request: FastifyRequest | undefined, text: string) {
-  if (request?.method !== 'GET') return;
-  request.server.readCache?.depends(request, new Set(Array.from(text.matchAll(knownTables), (m) => m[1]!)));
+  const cache = request?.method === 'GET' ? request.server.readCache : null;
+  if (!cache) return;
+  let tables = tablesOfText.get(text);
+  if (!tables) {
+    // Names inside string literals (the documents' JSON templates) are not tables the statement reads.
+    const code = text.replace(/'(?:[^']|'')*'/g, "''");
+    tables = new Set(Array.from(code.matchAll(knownTables), (m) => m[1]!));
+    if (tablesOfText.size >= MAX_TEXTS) tablesOfText.clear();
+    tablesOfText.set(text, tables);
+  }
+  cache.depends(request!, tables);
 }
 
 /** What a read renders for `query`: its fieldsets and, per type, the relationships an include path loads below it. */

@@ -58,8 +58,8 @@ export function registerResourceRoutes(kit: RouteKit) {
 
   registerRecordRoutes(kit, spec.path, '');
   (spec.aliases ?? []).forEach((alias, i) => registerRecordRoutes(kit, alias, `Alias${i > 0 ? i + 1 : ''}`));
-  registerViewRoutes(kit);
   registerRelationshipRoutes(kit);
+  registerViewRoutes(kit);
 }
 
 /** GET, PATCH and DELETE of one record under `/v1/<segment>/{id}`. */

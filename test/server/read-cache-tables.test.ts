@@ -5,8 +5,8 @@
  * none goes on any change; an answer computed while one of its tables changed is not kept; the
  * memoized callers follow the tables of the caller lookup; a write is read back at once.
  *
- * The engine's routes here call `depends` from a preHandler added by the test (onRoute), with the
- * tables their statements read, as the rebuilt engine will.
+ * The engine's reads declare the tables their statement names; the settings route (a site route of its
+ * own SQL) declares none.
  */
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import postgres from 'postgres';
@@ -18,32 +18,20 @@ import { buildTestApp, call } from '../helpers/app.js';
 import { loginPair } from '../helpers/auth.js';
 import { create, createCast, createEvent, rel } from '../helpers/events.js';
 
-/** The tables each engine route's statements read (by route pattern), as the engine will declare them. */
-const DECLARED = new Map<string, string[]>([
-  ['/v1/sessions/:id', ['sessions', 'events']],
-  ['/v1/events/:id', ['events']],
-  ['/v1/events/:id/sessions', ['sessions']],
-  ['/v1/users/:id/events', ['user_events', 'events']],
-]);
-/** Runs inside a declared read, between its lookup in the cache and its statements. */
+/** Runs inside a read, between its lookup in the cache and its statement. */
 let duringRead: ((request: FastifyRequest) => Promise<void>) | undefined;
 
-function declaring(route: RouteOptions) {
-  const tables = DECLARED.get(route.url);
-  if (route.method !== 'GET' || !tables) return;
+function pausing(route: RouteOptions) {
+  if (route.method !== 'GET') return;
   const before = route.preHandler ? [route.preHandler].flat() : [];
-  const declare = async (request: FastifyRequest) => {
-    request.server.readCache?.depends(request, tables);
-    await duringRead?.(request);
-  };
-  route.preHandler = [...before, declare] as RouteOptions['preHandler'];
+  route.preHandler = [...before, async (request: FastifyRequest) => duringRead?.(request)] as RouteOptions['preHandler'];
 }
 
-const { app, url, queries, resetQueries } = await buildTestApp(t, { READ_CACHE_MB: '8' }, { onRoute: declaring });
+const { app, url, queries, resetQueries } = await buildTestApp(t, { READ_CACHE_MB: '8' }, { onRoute: pausing });
 const cast = await createCast(app);
 const event = await createEvent(app, cast, 'Tabled Conf', 'published');
 const of = { event: rel('event', event.id) };
-const track = await create(app, cast.owner.token, 'tracks', 'track', { name: 'Main', color: '#112233' }, of);
+await create(app, cast.owner.token, 'tracks', 'track', { name: 'Main', color: '#112233' }, of);
 const session = await create(app, cast.owner.token, 'sessions', 'session', { title: 'First', state: 'accepted' }, of);
 const sql = postgres(url, { max: 1, onnotice: () => {} });
 t.teardown(() => sql.end());
@@ -87,11 +75,13 @@ async function warm(...paths: string[]) {
 const sessionPath = `/v1/sessions/${session}`;
 const eventPath = `/v1/events/${event.id}`;
 const sessionsPath = `/v1/events/${event.id}/sessions`;
-const trackPath = `/v1/tracks/${track}`;
+/** A cached answer that names no table. */
+const settingsPath = '/v1/settings/1';
+const pagesPath = '/v1/pages';
 
 t.test('a write to sessions evicts what read sessions, keeps what read only events; a write is read back at once', async (t) => {
   await notificationsSettled();
-  await warm(sessionPath, eventPath, trackPath);
+  await warm(sessionPath, eventPath, settingsPath);
   const patched = await call(app, {
     method: 'PATCH',
     url: sessionPath,
@@ -103,28 +93,28 @@ t.test('a write to sessions evicts what read sessions, keeps what read only even
   t.notOk(reread.cached, 'the session read is evicted before the answer of the write left');
   t.equal(reread.body.data.attributes.title, 'Renamed', 'and the write is read back at once');
   t.ok((await read(eventPath)).cached, 'the event read (events only) is kept');
-  t.notOk((await read(trackPath)).cached, 'an answer that named no table is evicted by the write');
+  t.notOk((await read(settingsPath)).cached, 'an answer that named no table is evicted by the write');
   await notificationsSettled();
   t.ok((await read(eventPath)).cached, 'and still kept once every notification arrived');
 });
 
 t.test("another connection's SQL change evicts by table once notified", async (t) => {
-  await warm(sessionsPath, eventPath, trackPath);
+  await warm(sessionsPath, eventPath, settingsPath);
   await sql`update sessions set title = 'By SQL' where id = ${Number(session)}`;
   await notificationsSettled();
   const sessions = await read(sessionsPath);
   t.notOk(sessions.cached, 'the sessions list is evicted');
   t.equal(sessions.body.data[0].attributes.title, 'By SQL');
   t.ok((await read(eventPath)).cached, 'the event is kept');
-  t.notOk((await read(trackPath)).cached, 'the answer that named no table is evicted');
-  await warm(trackPath);
+  t.notOk((await read(settingsPath)).cached, 'the answer that named no table is evicted');
+  await warm(settingsPath, pagesPath);
   await sql`update events set name = 'Renamed by SQL' where id = ${Number(event.id)}`;
   await notificationsSettled();
   const changed = await read(eventPath);
   t.notOk(changed.cached, 'a change of events evicts the event');
   t.equal(changed.body.data.attributes.name, 'Renamed by SQL');
-  t.ok((await read(sessionsPath)).cached, 'but not the sessions list');
-  t.notOk((await read(trackPath)).cached, 'any change evicts an answer that named no table');
+  t.ok((await read(pagesPath)).cached, 'but not the pages, which read no events');
+  t.notOk((await read(settingsPath)).cached, 'any change evicts an answer that named no table');
 });
 
 t.test('a change of a base table evicts an answer that read a view over it', async (t) => {
@@ -157,7 +147,8 @@ t.test('the memoized callers follow the tables the caller lookup reads', async (
   const named = [...callerLookup(app.db, 1, undefined).toSQL().sql.matchAll(/\b(?:from|join) "(\w+)"/g)].map((m) => m[1]);
   t.strictSame([...new Set(named)].sort(), [...CALLER_TABLES].sort(), 'CALLER_TABLES names what the lookup reads');
   const token = cast.owner.token;
-  const lookups = async () => (await read(eventPath, token)).queries.filter((q) => /from "users"/.test(q)).length;
+  // The pages list reads no users: a statement naming users is the caller's lookup.
+  const lookups = async () => (await read('/v1/pages', token)).queries.filter((q) => /from "users"/.test(q)).length;
   await lookups();
   t.equal(await lookups(), 0, 'the caller is memoized');
   await touch('sessions');

@@ -85,7 +85,7 @@ t.test('a write through this process is read back at once', async (t) => {
   t.ok(app.readCache!.size > 0, 'the read is kept');
   const refused = await call(app, { method: 'PATCH', url: `/v1/tracks/${track}`, body: { data: { type: 'track', id: track } } });
   t.equal(refused.status, 401);
-  t.equal(app.readCache!.size, 0, 'a write request clears the cache before its answer leaves');
+  t.ok(app.readCache!.size > 0, 'a refused write changed nothing: the read of the track stays');
 });
 
 t.test("another process's write and a write by SQL are seen once notified", async (t) => {
