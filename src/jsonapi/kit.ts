@@ -8,7 +8,8 @@ import type { Model, Registry } from './model.js';
 import { alternateParams, IdParams, operation, type OperationOptions } from './openapi-operations.js';
 import { parseListQuery, type RawQuery } from './query.js';
 import type { Ctx, WriteInput } from './resource.js';
-import { linkageIds, type Linkage, type Writer } from './write.js';
+import { linkageIds, type Linkage } from './values.js';
+import type { Writer } from './write.js';
 
 export interface QuerySchemas {
   list: TObject;

@@ -5,7 +5,7 @@ import type { IncludeTree } from './query.js';
 import { parseId } from './records.js';
 import { isWritable } from './resource-schemas.js';
 import type { AttributeSpec, Ctx, Row, WriteInput } from './resource.js';
-import { linkageIds, type Linkage } from './write.js';
+import { linkageIds, type Linkage } from './values.js';
 
 /** A sent attribute equals the one read; date-times compare as instants, whatever their spelling. */
 function sameValue(attr: AttributeSpec, sent: unknown, read: unknown): boolean {

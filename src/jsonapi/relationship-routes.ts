@@ -15,7 +15,8 @@ import { API_PREFIX, readLinkage, readList, readRecord, selfLink } from './read.
 import { findRow } from './records.js';
 import { componentIds, isWritable, relatedCreateId, suppliedByPath } from './resource-schemas.js';
 import type { Ctx, RelationshipSpec, Row, ToManySpec, ToOneSpec } from './resource.js';
-import { changeRelationship, createRecord, type Linkage } from './write.js';
+import type { Linkage } from './values.js';
+import { changeRelationship, createRecord } from './write.js';
 
 export function registerRelationshipRoutes(kit: RouteKit) {
   for (const [name, rel] of kit.model.relationships) {

@@ -22,3 +22,12 @@ export function storableDate(value: unknown): Date | undefined {
   const year = date.getUTCFullYear();
   return Number.isNaN(date.getTime()) || year < 1 || year > 9999 ? undefined : date;
 }
+
+/** Resource identifiers of a request document's relationship member. */
+export type Linkage = { type: string; id: string } | null | { type: string; id: string }[];
+
+/** Identifiers of a request's relationship member, as the write input records them. */
+export function linkageIds(data: Linkage): string | null | string[] {
+  if (data === null) return null;
+  return Array.isArray(data) ? data.map((d) => d.id) : data.id;
+}

@@ -13,10 +13,7 @@ import { readLinkage, readRecord, type RecordResult } from './read.js';
 import { dropReadOnly, readOnlyLinkage } from './read-only.js';
 import { anyOf, findRow, joinOf, linkable, parseId } from './records.js';
 import type { Ctx, Row, ToManySpec, ToOneSpec, WriteInput } from './resource.js';
-import { hasNul, storableDate } from './values.js';
-
-/** Resource identifiers of a request document's relationship member. */
-export type Linkage = { type: string; id: string } | null | { type: string; id: string }[];
+import { hasNul, linkageIds, storableDate, type Linkage } from './values.js';
 
 /** A written date-time as the Date a timestamp column takes; dates PostgreSQL cannot store are refused. */
 function dateValue(wire: string, value: string): Date {
@@ -36,12 +33,6 @@ export async function attributeValues(model: Model, attributes: Record<string, u
     else values[attr.column!] = value;
   }
   return values;
-}
-
-/** Identifiers of a request's relationship member, as the write input records them. */
-export function linkageIds(data: Linkage): string | null | string[] {
-  if (data === null) return null;
-  return Array.isArray(data) ? data.map((d) => d.id) : data.id;
 }
 
 /** The value a record has, or is about to have, for its to-one relationship `name`. */
