@@ -194,15 +194,20 @@ function resourceJson(st: Statement, model: Model, rendering: Rendering): SQL {
   return sql`format(${literal(text)}, ${sql.join(args, sql`, `)})`;
 }
 
-/** The condition making rows of `target` those related through `rel` to the rows of the table expression `parent` (of `model`). */
-function relatedTo(ctx: Ctx, model: Model, rel: RelationshipSpec, target: Model, parent: string): SQL {
-  const parentIds = sql`(select ${ident(model.id.name)} from ${ident(parent)})`;
+/**
+ * The condition making rows of `target` those related through `rel` to the rows of the table
+ * expression `parent` (of `model`). A `single` parent (a path's record) is compared as a scalar, so the
+ * planner can walk an index in the page's order and stop at the page's end.
+ */
+function relatedTo(ctx: Ctx, model: Model, rel: RelationshipSpec, target: Model, parent: string, single = false): SQL {
+  const of = (column: string) => sql`(select ${ident(column)} from ${ident(parent)})`;
+  const match = (left: SQL | PgColumn, column: string) => (single ? sql`${left} = ${of(column)}` : sql`${left} in ${of(column)}`);
   const only = rel.where?.(ctx, target.columns);
-  if (rel.kind === 'toOne' && rel.column) return and(sql`${target.id} in (select ${ident(model.columns[rel.column]!.name)} from ${ident(parent)})`, only)!;
-  if (rel.foreignKey) return and(sql`${target.columns[rel.foreignKey]!} in ${parentIds}`, only)!;
+  if (rel.kind === 'toOne' && rel.column) return and(match(target.id, model.columns[rel.column]!.name), only)!;
+  if (rel.foreignKey) return and(match(target.columns[rel.foreignKey]!, model.id.name), only)!;
   const through = (rel as ToManySpec).through!;
   const { cols, fixed } = joinOf(through);
-  return and(sql`${target.id} in (select ${cols[through.to]!} from ${through.table} where ${and(sql`${cols[through.from]!} in ${parentIds}`, fixed)})`, only)!;
+  return and(sql`${target.id} in (select ${cols[through.to]!} from ${through.table} where ${and(match(cols[through.from]!, model.id.name), fixed)})`, only)!;
 }
 
 /** The table expressions of a statement, in order, and the row sets of each type its `include` reads. */
@@ -257,7 +262,8 @@ class Statement {
         sql` union all `,
       );
       const idName = ident(target.id.name);
-      const deduplicated = sql`(select distinct on (${idName}) * from (${union}) u order by ${idName}, "__pi")`;
+      // A path's rows are distinct; a type several paths reach keeps each record at its first path.
+      const deduplicated = sources.length === 1 ? sql`(${union})` : sql`(select distinct on (${idName}) * from (${union}) u order by ${idName}, "__pi")`;
       const notPrimary = target === model ? sql` where ${target.id} not in (select ${idName} from ${ident(primary)})` : sql``;
       const number = isIntegerId(target) ? sql`${target.id}::bigint, null::text` : sql`null::bigint, ${target.id}::text`;
       return sql`select "__pi", ${number}, ${resourceJson(this, target, rendering)} from ${deduplicated} as ${ident(tableName(target.table))}${notPrimary}`;
@@ -378,7 +384,7 @@ export async function readList(
 ): Promise<ListResult> {
   const statement = new Statement(ctx, registry);
   const parentSource = options.parent ? addParent(statement, ctx, options.parent) : undefined;
-  const related = parentSource ? relatedTo(ctx, options.parent!.model, options.rel!, model, parentSource) : undefined;
+  const related = parentSource ? relatedTo(ctx, options.parent!.model, options.rel!, model, parentSource, true) : undefined;
   const where = visible(ctx, model, options.base, related, options.filter) ?? sql`true`;
   const page = sql`select ${model.table}.* from ${model.table} where ${where} order by ${sql.join(orderBy(ctx, registry, model, query.sort), sql`, `)} limit ${query.limit} offset ${(query.number - 1) * query.limit}`;
   const primary = statement.add(sql`select *, row_number() over () as "__ord" from (${page}) q`);
@@ -435,7 +441,7 @@ export async function readRecord(
   else if ('write' in named) primary = statement.add(sql`${named.write} returning *`);
   else {
     parentSource = addParent(statement, ctx, named.parent);
-    primary = select(visible(ctx, model, relatedTo(ctx, named.parent.model, named.rel, model, parentSource)));
+    primary = select(visible(ctx, model, relatedTo(ctx, named.parent.model, named.rel, model, parentSource, true)));
   }
   const rendering = renderingOf(registry, model, query);
   const included = query.include.size > 0 ? statement.included(model, primary, query.include, rendering) : sql`null`;
