@@ -107,15 +107,20 @@ interface Rendering {
 /** A quoted identifier in SQL text. */
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** The select-list item of an attribute's column as the documents carry it, named by its wire name. */
-function attributeItem(model: Model, key: string, wire: string): string {
-  const column = model.columns[key]!;
-  const ref = `${quoted(tableName(model.table))}.${quoted(column.name)}`;
+/** The select-list item of a column as the documents carry it (timestamps as Date#toISOString writes them), named `wire`. */
+function columnItem(column: PgColumn, wire: string): string {
+  const ref = `${quoted(tableName(column.table as PgTable))}.${quoted(column.name)}`;
   const value =
     column.columnType === 'PgTimestamp'
       ? `to_char(${ref}${(column as unknown as { withTimezone: boolean }).withTimezone ? " at time zone 'UTC'" : ''}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
       : ref;
   return `${value} as ${quoted(wire)}`;
+}
+
+/** The JSON object's text of columns of the row in scope, by wire name: one `row_to_json` (for routes of their own SQL). */
+export function jsonObject(members: [wire: string, column: PgColumn][]): SQL {
+  if (members.length === 0) return sql`'{}'`;
+  return sql`(select row_to_json(a)::text from (select ${sql.raw(members.map(([wire, column]) => columnItem(column, wire)).join(', '))}) a)`;
 }
 
 /** Per type and fieldset: the attribute select lists (public, and with the private ones) and the computed attributes. */
@@ -135,7 +140,7 @@ function attributeListsOf(model: Model, only: Set<string> | undefined) {
         computed.push([wire, key]);
         continue;
       }
-      const item = attributeItem(model, key, wire);
+      const item = columnItem(model.columns[key]!, wire);
       all.push(item);
       if (!model.private.has(wire)) open.push(item);
     }

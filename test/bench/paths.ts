@@ -49,8 +49,11 @@ export interface BenchPath extends BenchRequest {
 }
 
 const query = (params: Record<string, string>) => `?${new URLSearchParams(params)}`;
-/** Tables of a few hundred rows at most in the data set, which PostgreSQL rightly reads whole. */
-const SMALL_TABLES = ['event_topics', 'events', 'session_types', 'settings', 'pages', 'event_copyrights', 'social_links'];
+/**
+ * Tables of a few hundred rows at most in the data set, which PostgreSQL rightly reads whole: `logins`
+ * holds the bench's own few logins (the token's lookup is by its primary key).
+ */
+const SMALL_TABLES = ['event_topics', 'events', 'session_types', 'settings', 'pages', 'event_copyrights', 'social_links', 'logins'];
 /**
  * Issue 23's targets of a read path at page size 20: fresh req/s at least 0.8 of the hand-written statement's,
  * one statement (two with a token: its account), and issue 9's.
@@ -96,7 +99,8 @@ export function benchPaths(seed: Seeded): BenchPath[] {
       body: { data: { type: 'session', attributes: { title: 'Benchmarked', state: 'accepted' }, relationships: { event: { data: { type: 'event', id: String(seed.otherEventId) } } } } },
       status: 201,
       issue: 9,
-      targets: { maxStatements: 6 },
+      // Six, and the read cache's fence: the write's answer waits for its change notifications.
+      targets: { maxStatements: 7 },
     },
     {
       name: 'POST /v1/auth/login (argon2 hash)',
@@ -110,8 +114,9 @@ export function benchPaths(seed: Seeded): BenchPath[] {
       sameSql: true,
       issue: 9,
       // The brute-force limit's count and forgiving are two statements besides the account's select (the
-      // baseline's three); the fourth starts the login the token belongs to (and stamps last-accessed-at).
-      targets: { minRatio: 0.9, maxStatements: 4 },
+      // baseline's three); the fourth starts the login the token belongs to (and stamps last-accessed-at);
+      // the fifth is the read cache's fence (a write's answer waits for its change notifications).
+      targets: { minRatio: 0.9, maxStatements: 5 },
     },
   ];
 }
