@@ -19,7 +19,7 @@ import filesRoutes, { filesTag } from './files/index.js';
 import { transferRoutes, transferTag } from './transfer/routes.js';
 import assistant, { assistantTag } from './assistant/index.js';
 import { appgenRoutes, appgenTag } from './appgen/routes.js';
-import jsonapi from './jsonapi/plugin.js';
+import { jsonapi } from './jsonapi/index.js';
 import type { ResourceSpec } from './jsonapi/index.js';
 import { jobs } from './jobs/index.js';
 import { mailLimitsOf } from './rate-limits/mail.js';

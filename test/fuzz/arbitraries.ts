@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { canonicalTimeZone } from '../../src/jsonapi/types.js';
+import { canonicalTimeZone } from '../../src/jsonapi/index.js';
 
 /** A JSON Schema as the document holds it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import postgres from 'postgres';
 import type { Test } from 'tap';
-import type { ResourceSpec } from '../../src/jsonapi/resource.js';
+import type { ResourceSpec } from '../../src/jsonapi/index.js';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { checkConformance } from './conformance.js';

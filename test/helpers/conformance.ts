@@ -9,7 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { canonicalTimeZone } from '../../src/jsonapi/types.js';
+import { canonicalTimeZone } from '../../src/jsonapi/index.js';
 
 interface MediaType {
   schema?: unknown;
