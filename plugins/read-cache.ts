@@ -134,7 +134,11 @@ export class ReadCache {
    * Call after authentication: the key names the caller.
    */
   answer(request: FastifyRequest, reply: FastifyReply): boolean {
-    const key = `${request.caller?.id ?? 0} ${request.headers.accept ?? ''} ${request.url}`;
+    // What the answer was built from: the caller's id and every right and address its statements may
+    // embed (a demoted administrator or a changed email is another key, never the old answer).
+    const caller = request.caller;
+    const who = caller ? `${caller.id}:${caller.isAdmin ? 1 : 0}${caller.isSuperAdmin ? 1 : 0}:${caller.email}` : '0';
+    const key = `${who} ${request.headers.accept ?? ''} ${request.url}`;
     const entry = wantsFresh(request) ? undefined : this.entries.get(key);
     if (!entry) {
       this.pending.set(request, { key, start: this.sequence, tables: null });

@@ -432,17 +432,14 @@ export async function readRecord(
   registry: Registry,
   model: Model,
   query: DocumentQuery,
-  named: { rawId: string; lock?: boolean } | { id: unknown } | { write: SQL } | { parent: Parent; rel: RelationshipSpec },
+  named: { rawId: string } | { id: unknown } | { write: SQL } | { parent: Parent; rel: RelationshipSpec },
 ): Promise<RecordResult | undefined> {
   const statement = new Statement(ctx, registry);
   let parentSource: string | undefined;
   let primary: string;
-  const select = (where: SQL | undefined, locking = sql``) =>
-    statement.add(sql`select ${model.table}.* from ${model.table} where ${where} order by ${model.id} limit 1${locking}`);
-  if ('rawId' in named) {
-    const where = and(keyCondition(model, named.rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns));
-    primary = select(where, named.lock ? sql` for update of ${ident(tableName(model.table))}` : undefined);
-  } else if ('id' in named) primary = select(eq(model.id, named.id));
+  const select = (where: SQL | undefined) => statement.add(sql`select ${model.table}.* from ${model.table} where ${where} order by ${model.id} limit 1`);
+  if ('rawId' in named) primary = select(and(keyCondition(model, named.rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns)));
+  else if ('id' in named) primary = select(eq(model.id, named.id));
   else if ('write' in named) primary = statement.add(sql`${named.write} returning *`);
   else {
     parentSource = addParent(statement, ctx, named.parent);

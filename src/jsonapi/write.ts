@@ -227,11 +227,12 @@ export function createRecord(w: Writer, model: Model, request: FastifyRequest, p
  * carries read-only members, with the document the caller reads of it, to compare them with.
  */
 async function lockedRecord(ctx: Ctx, registry: Registry, model: Model, rawId: string, input: WriteInput) {
+  const row = await findLocked(ctx, model, rawId);
   const include = readOnlyLinkage(model, input);
-  if (!include) return { row: await findLocked(ctx, model, rawId) };
-  const found = await readRecord(ctx, registry, model, { include, fields: new Map() }, { rawId, lock: true });
-  if (!found) throw notFound();
-  return found;
+  if (!include) return { row };
+  // Read after the lock is held: a statement that waited for the lock would compare with related
+  // records as they were before the wait.
+  return (await readRecord(ctx, registry, model, { include, fields: new Map() }, { id: row.id }))!;
 }
 
 const findLocked = (ctx: Ctx, model: Model, rawId: string) => findRow(ctx, model, rawId, true);

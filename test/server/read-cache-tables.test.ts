@@ -17,6 +17,7 @@ import { CHANGE_CHANNEL, ReadCache } from '../../plugins/read-cache.js';
 import { buildTestApp, call } from '../helpers/app.js';
 import { loginPair } from '../helpers/auth.js';
 import { create, createCast, createEvent, rel } from '../helpers/events.js';
+import { seedUser } from '../helpers/users.js';
 
 /** Runs inside a read, between its lookup in the cache and its statement. */
 let duringRead: ((request: FastifyRequest) => Promise<void>) | undefined;
@@ -167,6 +168,18 @@ t.test('the memoized callers follow the tables the caller lookup reads', async (
   await sql`update logins set ended_at = now() where user_id = ${Number(cast.other.id)} and ended_at is null`;
   await notificationsSettled();
   t.equal(await lookups(), 1, 'and so does an ended login');
+});
+
+t.test('a demoted administrator never gets the answer kept for the administrator (the key names the rights it was built with)', async (t) => {
+  const admin = await seedUser(app, { admin: true });
+  const full = await read('/v1/settings', admin.token);
+  t.ok('storage-place' in full.body.data.attributes, 'an administrator reads the full settings');
+  t.ok((await read('/v1/settings', admin.token)).cached, 'and the answer is kept');
+  await sql`update users set is_admin = false where id = ${Number(admin.id)}`;
+  await notificationsSettled();
+  const limited = await read('/v1/settings', admin.token);
+  t.notOk(limited.cached, 'the same token after the demotion is another key');
+  t.notOk('storage-place' in limited.body.data.attributes, 'and reads the limited settings');
 });
 
 t.test('the fence: a write waits for its own notification; without the listening connection it says so', async (t) => {
