@@ -13,10 +13,11 @@ import postgres from 'postgres';
 import t from 'tap';
 import { CALLER_TABLES, callerLookup } from '../../plugins/auth.js';
 import { ChangeFence } from '../../plugins/read-cache-feed.js';
-import { CHANGE_CHANNEL, ReadCache } from '../../plugins/read-cache.js';
+import { ReadCache } from '../../plugins/read-cache.js';
 import { buildTestApp, call } from '../helpers/app.js';
 import { loginPair } from '../helpers/auth.js';
 import { create, createCast, createEvent, rel } from '../helpers/events.js';
+import { notificationsSettled as settled } from '../helpers/notifications.js';
 import { seedUser } from '../helpers/users.js';
 
 /** Runs inside a read, between its lookup in the cache and its statement. */
@@ -44,19 +45,7 @@ const session = await create(app, cast.owner.token, 'sessions', 'session', { tit
 const sql = postgres(url, { max: 1, onnotice: () => {} });
 t.teardown(() => sql.end());
 
-/** Once every change committed so far has reached this process (notifications come in commit order). */
-async function notificationsSettled() {
-  const fence = `test-fence-${process.hrtime.bigint()}`;
-  let seen!: () => void;
-  const arrived = new Promise<void>((resolve) => (seen = resolve));
-  const { unlisten } = await app.sql.listen(CHANGE_CHANNEL, (payload) => void (payload === fence && seen()));
-  try {
-    await sql`select pg_notify(${CHANGE_CHANNEL}, ${fence})`;
-    await arrived;
-  } finally {
-    await unlisten();
-  }
-}
+const notificationsSettled = () => settled(app, sql);
 
 /** A change of `table` by another connection (a statement trigger notifies even when no row matches), once notified here. */
 async function touch(table: string) {

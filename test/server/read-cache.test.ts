@@ -7,10 +7,11 @@
  */
 import postgres from 'postgres';
 import t from 'tap';
-import { CHANGE_CHANNEL, ReadCache } from '../../plugins/read-cache.js';
+import { ReadCache } from '../../plugins/read-cache.js';
 import { buildOtherApp, buildTestApp, call, until } from '../helpers/app.js';
 import { loginPair, post } from '../helpers/auth.js';
 import { create, createCast, createEvent, rel } from '../helpers/events.js';
+import { notificationsSettled as settled } from '../helpers/notifications.js';
 import { seedUser } from '../helpers/users.js';
 
 const { app, url, queries, resetQueries } = await buildTestApp(t, { READ_CACHE_MB: '8' });
@@ -23,23 +24,7 @@ t.teardown(() => sql.end());
 const trackName = async (a = app, token?: string, headers: Record<string, string> = {}) =>
   (await call(a, { url: `/v1/tracks/${track}`, token, headers })).body.data.attributes.name as string;
 
-/**
- * Once every change committed so far has reached this process (and cleared its cache): PostgreSQL
- * delivers notifications in commit order, so a fence notified now arrives after all of them.
- */
-async function notificationsSettled() {
-  const fence = `test-fence-${process.hrtime.bigint()}`;
-  let seen!: () => void;
-  const arrived = new Promise<void>((resolve) => (seen = resolve));
-  // The channel is listened to already: the app's own connection receives the fence.
-  const { unlisten } = await app.sql.listen(CHANGE_CHANNEL, (payload) => void (payload === fence && seen()));
-  try {
-    await sql`select pg_notify(${CHANGE_CHANNEL}, ${fence})`;
-    await arrived;
-  } finally {
-    await unlisten();
-  }
-}
+const notificationsSettled = () => settled(app, sql);
 
 t.test('a repeated read sends no SQL and answers the same document', async (t) => {
   // The notifications of the writes above arrive a moment later and drop what was read before them.
