@@ -10,7 +10,7 @@ export { ErrorObject, JsonApiVersion, jsonapiMember, MEDIA_TYPE } from './schema
 export { errorResponses, operation, type OperationOptions } from './openapi-operations.js';
 export { compatibilityParameters } from './query.js';
 export { API_PREFIX, jsonObject } from './read.js';
-export { anyOf } from './records.js';
+export { anyOf, constant } from './records.js';
 export { attributeValues } from './write.js';
 export { Registry, valueKind, type Model } from './model.js';
 export { default as jsonapi } from './plugin.js';

@@ -12,6 +12,15 @@ import { hasNul, integerId } from './values.js';
  */
 export const anyOf = (column: PgColumn, ids: unknown[]): SQL => sql`${column} = any(${sql.param(ids)})`;
 
+/**
+ * A fixed value of a rule (a state, a status) written into the statement's text instead of sent as a
+ * parameter. A read's statement is prepared once and then runs the plan PostgreSQL keeps for it: that
+ * plan is made without the parameters' values, so a parameter where a constant stands makes its
+ * estimates blind (`state = $2` could match any share of the rows) and PostgreSQL goes on planning
+ * every execution anew. Never for values from a request.
+ */
+export const constant = (value: string): SQL => sql.raw(`'${value.replace(/'/g, "''")}'`);
+
 /** Rows of `model` the caller may see: live (not soft-deleted) and within the policy's scope. */
 export function visible(ctx: Ctx, model: Model, ...extra: (SQL | undefined)[]): SQL | undefined {
   return and(model.live, model.spec.policy.scope(ctx, model.columns), ...extra);

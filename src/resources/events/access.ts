@@ -14,7 +14,7 @@ import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { eventRoles, events } from '../../../db/schema/index.js';
 import { isStaff, loggedIn, type Caller } from '../../auth/caller.js';
-import { forbidden, integerId, notFound, type Columns, type Ctx } from '../../jsonapi/index.js';
+import { constant, forbidden, integerId, notFound, type Columns, type Ctx } from '../../jsonapi/index.js';
 
 /** Roles that see the event but give no rights on it. */
 export const MEMBER_ROLES = ['track_organizer', 'registrar', 'moderator'] as const;
@@ -44,7 +44,7 @@ const managedEvents = (userId: number) =>
 /** Events (columns `t`) the caller may see: published ones, plus those it holds a role in; all for staff. */
 export function eventVisible(caller: Caller | null, t: Columns): SQL | undefined {
   if (isStaff(caller)) return undefined;
-  const published = eq(t.state!, 'published');
+  const published = eq(t.state!, constant('published'));
   return caller ? sql`(${published} or ${t.id} in ${roleEvents(caller.id)})` : published;
 }
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { speakerInvites, speakers, speakersSessions } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
-import { forbidden, unprocessable, type Columns, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
+import { constant, forbidden, unprocessable, type Columns, type Ctx, type Policy, type Row, type WriteInput } from '../../jsonapi/index.js';
 import { holdsRole, inManagedEvent, inVisibleEvent, namedEvent, roleIn } from '../events/access.js';
 import { eventRecordPolicy } from '../events/record-policy.js';
 import { checkSubmittedSpeakers, keepOrganizerMembers, requireOpenSubmissions } from '../submissions.js';
@@ -37,7 +37,7 @@ function checkMove(from: SessionState, to: SessionState | undefined, organizer: 
 const records = eventRecordPolicy();
 
 /** States in which a session is public; the others are the business of its event's staff and its own people. */
-const PUBLIC_STATES = ['accepted', 'confirmed'];
+const PUBLIC_STATES = [constant('accepted'), constant('confirmed')];
 
 /**
  * Sessions (columns `t`) that exist for the caller: those of visible events that are accepted or
@@ -59,7 +59,7 @@ function sessionVisible(ctx: Ctx, t: Columns): SQL | undefined {
   const invited = ctx.db
     .select({ id: speakerInvites.sessionId })
     .from(speakerInvites)
-    .where(and(eq(speakerInvites.status, 'pending'), sql`lower(${speakerInvites.email}) = ${caller.email.trim().toLowerCase()}`));
+    .where(and(eq(speakerInvites.status, constant('pending')), sql`lower(${speakerInvites.email}) = ${caller.email.trim().toLowerCase()}`));
   return and(
     event,
     or(publicState, eq(t.creatorId!, caller.id), inArray(t.id!, spoken), inArray(t.id!, invited), inManagedEvent(caller, t.eventId!)),
