@@ -8,6 +8,13 @@ export const CHANGE_CHANNEL = 'oe_change';
 /** `Cache-Control: no-cache` (or no-store) on a request: answer it from the database. */
 export const wantsFresh = (request: FastifyRequest) => /\bno-(cache|store)\b/i.test(request.headers['cache-control'] ?? '');
 
+/**
+ * What a read's statements may embed of its caller: the id and every right and address (a demoted
+ * administrator or a changed email is another key, never what was kept for the old account).
+ */
+export const callerKey = (caller: { id: number; email: string; isAdmin: boolean; isSuperAdmin: boolean } | null) =>
+  caller ? `${caller.id}:${caller.isAdmin ? 1 : 0}${caller.isSuperAdmin ? 1 : 0}:${caller.email}` : '0';
+
 /** Accounts memoized at most (a few hundred bytes each). */
 const MAX_CALLERS = 10_000;
 /** Distinct change payloads remembered at most (there are fewer than a hundred tables). */
@@ -134,11 +141,8 @@ export class ReadCache {
    * Call after authentication: the key names the caller.
    */
   answer(request: FastifyRequest, reply: FastifyReply): boolean {
-    // What the answer was built from: the caller's id and every right and address its statements may
-    // embed (a demoted administrator or a changed email is another key, never the old answer).
-    const caller = request.caller;
-    const who = caller ? `${caller.id}:${caller.isAdmin ? 1 : 0}${caller.isSuperAdmin ? 1 : 0}:${caller.email}` : '0';
-    const key = `${who} ${request.headers.accept ?? ''} ${request.url}`;
+    // What the answer was built from: the caller (see callerKey), the media type and the URL.
+    const key = `${callerKey(request.caller)} ${request.headers.accept ?? ''} ${request.url}`;
     const entry = wantsFresh(request) ? undefined : this.entries.get(key);
     if (!entry) {
       this.pending.set(request, { key, start: this.sequence, tables: null });

@@ -9,7 +9,7 @@
 import { and, eq, getTableName, is, sql, type SQL } from 'drizzle-orm';
 import { alias, getViewConfig, PgTable, PgView, type PgColumn } from 'drizzle-orm/pg-core';
 import * as schema from '../../db/schema/index.js';
-import type { FastifyRequest } from 'fastify';
+import { callerKey } from '../../plugins/read-cache.js';
 import { notFound } from './errors.js';
 import { columnsOf, visibleIn } from './filter.js';
 import type { Model, Registry } from './model.js';
@@ -88,12 +88,22 @@ function linkageJson(st: Statement, t: Columns, rel: RelationshipSpec, names = f
   ];
 }
 
-/** The to-one linkage a row carries whatever is included: the linked record if it is live and the caller may name it. */
-function toOneColumnLinkage(ctx: Ctx, link: Model['links'][number]): Piece[] {
+/**
+ * The to-one linkage a row carries whatever is included: the linked record if it is live and the
+ * caller may name it. A link to the statement's anchor of the target type (the parent of a related
+ * read, the record a path names: most rows of an event's lists link to that event) checks the
+ * anchor's row once per statement instead of looking the record up for every row.
+ */
+function toOneColumnLinkage(st: Statement, link: Model['links'][number]): Piece[] {
   const target = link.target!;
   const policy = target.spec.policy;
-  const allowed = and(target.live, (policy.linkable ?? policy.scope)(ctx, target.columns));
-  const id = allowed ? sql`(select ${target.id} from ${target.table} where ${target.id} = ${link.column} and ${allowed})` : sql`${link.column}`;
+  const allowed = and(target.live, (policy.linkable ?? policy.scope)(st.ctx, target.columns));
+  let id = allowed ? sql`(select ${target.id} from ${target.table} where ${target.id} = ${link.column} and ${allowed})` : sql`${link.column}`;
+  const anchor = st.anchors.get(target);
+  if (anchor && allowed) {
+    const anchored = sql`(select ${target.id} from ${Statement.from(anchor, target)} where ${allowed})`;
+    id = sql`case when ${link.column} = (select ${ident(target.id.name)} from ${ident(anchor)}) then ${anchored} else ${id} end`;
+  }
   const json = isIntegerId(target) ? sql`'"' || ${id} || '"'` : sql`to_json(${id}::text)::text`;
   return [sql`coalesce(${literal(`{"type":${JSON.stringify(target.type)},"id":`)} || ${json} || '}', 'null')`];
 }
@@ -190,7 +200,7 @@ function resourceJson(st: Statement, model: Model, rendering: Rendering): SQL {
     if (!wanted(relationship)) continue;
     const relName = name(relationship);
     const link = model.links.find((l) => l.name === relationship);
-    const data = link ? toOneColumnLinkage(ctx, link) : loaded?.has(relationship) ? linkageJson(st, model.columns, rel) : undefined;
+    const data = link ? toOneColumnLinkage(st, link) : loaded?.has(relationship) ? linkageJson(st, model.columns, rel) : undefined;
     const segment = relName.slice(1, -1);
     if (data) args.push(concat(data));
     members.push(`${relName}:{"links":{"self":"${path}/relationships/${segment}","related":"${path}/${segment}"}${data ? `,"data":%${args.length}$s` : ''}}`);
@@ -218,6 +228,8 @@ function relatedTo(ctx: Ctx, model: Model, rel: RelationshipSpec, target: Model,
 /** The table expressions of a statement, in order, and the row sets of each type its `include` reads. */
 class Statement {
   readonly ctes: SQL[] = [];
+  /** Per type, the table expression holding the one record of it the statement reads by its id (see toOneColumnLinkage). */
+  readonly anchors = new Map<Model, string>();
   private count = 0;
   /** Aliases are numbered per statement, so a query shape always has the same text (one prepared statement). */
   private aliases = 0;
@@ -277,19 +289,67 @@ class Statement {
     return sql`(select concat('[', string_agg(doc, ',' order by pi, nid, sid), ']') from (${sql.join(parts, sql` union all `)}) as i(pi, nid, sid, doc))`;
   }
 
-  /** Runs the statement `with <ctes> <select>` and returns its rows; notes the tables it reads for the read cache. */
-  async run(select: SQL): Promise<Record<string, unknown>[]> {
+  /** The statement `with <ctes> <select>` as text and parameters, with the tables it names. */
+  compile(select: SQL): Compiled {
     const statement = this.ctes.length > 0 ? sql`with ${sql.join(this.ctes, sql`, `)} ${select}` : select;
-    const db = this.ctx.db as unknown as DbInternals;
-    const query = db.dialect.sqlToQuery(statement);
-    noteTables(this.ctx.request, query.sql);
-    return (await db.session.client.unsafe(query.sql, query.params as never[])) as Record<string, unknown>[];
+    const { sql: text, params } = (this.ctx.db as unknown as DbInternals).dialect.sqlToQuery(statement);
+    return { text, params, tables: tablesOf(text) };
   }
 }
 
 interface DbInternals {
   dialect: { sqlToQuery(sql: SQL): { sql: string; params: unknown[] } };
   session: { client: { unsafe(query: string, params: never[]): Promise<unknown[]> } };
+}
+
+/** A read's statement: its text, parameters and the tables and views it names. */
+interface Compiled {
+  text: string;
+  params: unknown[];
+  tables: Set<string>;
+}
+
+/**
+ * Compiled statements of GET reads, per registry (an app's resources), most recently used last. A
+ * GET route of the engine makes one read, and its statement is a function of the route, the URL
+ * (path ids, query) and the caller's id, rights and address (`callerKey`): never of the data, so
+ * it is kept across changes, and a read after a change skips compiling (a tenth of a millisecond to
+ * a millisecond of Node's time per read, more than the database's for small documents).
+ */
+const compiledReads = new WeakMap<Registry, { entries: Map<string, Compiled>; chars: number }>();
+/** Characters of statement text kept per registry at most (a few hundred statements of the largest reads). */
+const MAX_COMPILED_CHARS = 16 * 1024 * 1024;
+
+/**
+ * Runs the statement `build` makes (on a fresh `Statement`), compiled once per caller and URL for
+ * GET reads (see compiledReads), and tells the read cache which tables it reads.
+ */
+async function execute(ctx: Ctx, registry: Registry, build: (statement: Statement) => SQL): Promise<Record<string, unknown>[]> {
+  const { request } = ctx;
+  const reusable = request !== undefined && (request.method === 'GET' || request.method === 'HEAD');
+  const cache = reusable ? compiledReads.get(registry) ?? { entries: new Map<string, Compiled>(), chars: 0 } : undefined;
+  const key = reusable ? `${callerKey(ctx.caller)} ${request.url}` : '';
+  let compiled = cache?.entries.get(key);
+  if (compiled) {
+    cache!.entries.delete(key);
+    cache!.entries.set(key, compiled);
+  } else {
+    const statement = new Statement(ctx, registry);
+    compiled = statement.compile(build(statement));
+    if (cache) {
+      compiledReads.set(registry, cache);
+      cache.entries.set(key, compiled);
+      cache.chars += compiled.text.length;
+      for (const [old, { text }] of cache.entries) {
+        if (cache.chars <= MAX_COMPILED_CHARS) break;
+        cache.entries.delete(old);
+        cache.chars -= text.length;
+      }
+    }
+  }
+  if (request?.method === 'GET') request.server.readCache?.depends(request, compiled.tables);
+  const db = ctx.db as unknown as DbInternals;
+  return (await db.session.client.unsafe(compiled.text, compiled.params as never[])) as Record<string, unknown>[];
 }
 
 const tableName = (table: PgTable) => (table as unknown as Record<symbol, string>)[Symbol.for('drizzle:Name')]!;
@@ -301,23 +361,10 @@ const knownTables = (() => {
   return new RegExp(`"(${list.join('|')})"`, 'g');
 })();
 
-/** The tables and views each statement text names, for the texts seen last (a query shape has one text). */
-const tablesOfText = new Map<string, Set<string>>();
-const MAX_TEXTS = 1000;
-
-/** Tells the read cache which tables and views the answer of `request` reads: those its SQL names. */
-function noteTables(request: FastifyRequest | undefined, text: string) {
-  const cache = request?.method === 'GET' ? request.server.readCache : null;
-  if (!cache) return;
-  let tables = tablesOfText.get(text);
-  if (!tables) {
-    // Names inside string literals (the documents' JSON templates) are not tables the statement reads.
-    const code = text.replace(/'(?:[^']|'')*'/g, "''");
-    tables = new Set(Array.from(code.matchAll(knownTables), (m) => m[1]!));
-    if (tablesOfText.size >= MAX_TEXTS) tablesOfText.clear();
-    tablesOfText.set(text, tables);
-  }
-  cache.depends(request!, tables);
+/** The tables and views a statement's text names (names inside its string literals, the documents' JSON templates, are not read). */
+function tablesOf(text: string): Set<string> {
+  const code = text.replace(/'(?:[^']|'')*'/g, "''");
+  return new Set(Array.from(code.matchAll(knownTables), (m) => m[1]!));
 }
 
 /** What a read renders for `query`: its fieldsets and, per type, the relationships an include path loads below it. */
@@ -333,17 +380,31 @@ function renderingOf(registry: Registry, model: Model, query: DocumentQuery): Re
   return { fields: query.fields, loaded };
 }
 
-/** The selection of the primary row as drizzle maps it (policies' `read` and guards look at it). */
-function rowColumns(model: Model, prefix = ''): SQL {
+/** A record's columns as drizzle maps them: all of them, or its id alone. */
+type Selection = Record<string, PgColumn>;
+
+/**
+ * What a GET read returns of a record to the rules that run in JavaScript: its whole row when the
+ * policy's `read` takes the row (is declared with its second parameter) or the relationship has a
+ * guard, else its id alone (the self link).
+ */
+function rowFor(model: Model, rel?: RelationshipSpec): Selection {
+  return model.spec.policy.read.length >= 2 || rel?.guard ? model.selection : idOnly(model);
+}
+
+const idOnly = (model: Model): Selection => ({ id: model.id });
+
+/** The selection of a record's row (policies' `read` and guards look at it). */
+function rowColumns(selection: Selection, prefix = ''): SQL {
   return sql.join(
-    Object.entries(model.selection).map(([key, column]) => sql`${column} as ${ident(prefix + key)}`),
+    Object.entries(selection).map(([key, column]) => sql`${column} as ${ident(prefix + key)}`),
     sql`, `,
   );
 }
 
-function mapRow(model: Model, raw: Record<string, unknown>, prefix = ''): Row {
+function mapRow(selection: Selection, raw: Record<string, unknown>, prefix = ''): Row {
   const row: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(model.selection)) {
+  for (const [key, column] of Object.entries(selection)) {
     const value = raw[prefix + key];
     row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
   }
@@ -362,9 +423,11 @@ export interface Parent {
 /** Selects the parent record (as `existsFor` allows) as the statement's first table expression. */
 function addParent(statement: Statement, ctx: Ctx, parent: Parent): string {
   const { model } = parent;
-  return statement.add(
+  const source = statement.add(
     sql`select ${model.table}.* from ${model.table} where ${and(keyCondition(model, parent.rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns))} limit 1`,
   );
+  statement.anchors.set(model, source);
+  return source;
 }
 
 export interface ListResult {
@@ -387,28 +450,28 @@ export async function readList(
   query: ListQuery,
   options: { base?: SQL; filter?: SQL; parent?: Parent; rel?: RelationshipSpec } = {},
 ): Promise<ListResult> {
-  const statement = new Statement(ctx, registry);
-  const parentSource = options.parent ? addParent(statement, ctx, options.parent) : undefined;
-  const related = parentSource ? relatedTo(ctx, options.parent!.model, options.rel!, model, parentSource, true) : undefined;
-  const where = visible(ctx, model, options.base, related, options.filter) ?? sql`true`;
-  const page = sql`select ${model.table}.* from ${model.table} where ${where} order by ${sql.join(orderBy(ctx, registry, model, query.sort), sql`, `)} limit ${query.limit} offset ${(query.number - 1) * query.limit}`;
-  const primary = statement.add(sql`select *, row_number() over () as "__ord" from (${page}) q`);
-  const rendering = renderingOf(registry, model, query);
-  const data = sql`(select concat('[', string_agg(${resourceJson(statement, model, rendering)}, ',' order by "__ord"), ']') from ${Statement.from(primary, model)})`;
-  const included = query.include.size > 0 ? statement.included(model, primary, query.include, rendering) : sql`null`;
-  const count = sql`(select count(*)::int from ${model.table} where ${where})`;
-  const members = sql`${data} as "data", ${included} as "included", ${count} as "count"`;
   const parentModel = options.parent?.model;
-  const rows = await statement.run(
-    parentModel ? sql`select ${rowColumns(parentModel)}, ${members} from ${Statement.from(parentSource!, parentModel)}` : sql`select ${members}`,
-  );
+  const parentRow = parentModel && rowFor(parentModel, options.rel);
+  const rows = await execute(ctx, registry, (statement) => {
+    const parentSource = options.parent ? addParent(statement, ctx, options.parent) : undefined;
+    const related = parentSource ? relatedTo(ctx, options.parent!.model, options.rel!, model, parentSource, true) : undefined;
+    const where = visible(ctx, model, options.base, related, options.filter) ?? sql`true`;
+    const page = sql`select ${model.table}.* from ${model.table} where ${where} order by ${sql.join(orderBy(ctx, registry, model, query.sort), sql`, `)} limit ${query.limit} offset ${(query.number - 1) * query.limit}`;
+    const primary = statement.add(sql`select *, row_number() over () as "__ord" from (${page}) q`);
+    const rendering = renderingOf(registry, model, query);
+    const data = sql`(select concat('[', string_agg(${resourceJson(statement, model, rendering)}, ',' order by "__ord"), ']') from ${Statement.from(primary, model)})`;
+    const included = query.include.size > 0 ? statement.included(model, primary, query.include, rendering) : sql`null`;
+    const count = sql`(select count(*)::int from ${model.table} where ${where})`;
+    const members = sql`${data} as "data", ${included} as "included", ${count} as "count"`;
+    return parentModel ? sql`select ${rowColumns(parentRow!)}, ${members} from ${Statement.from(parentSource!, parentModel)}` : sql`select ${members}`;
+  });
   const row = rows[0];
   if (!row) throw notFound();
   return {
     data: row.data as string,
     ...(row.included !== null ? { included: row.included as string } : {}),
     count: Number(row.count),
-    ...(parentModel ? { parent: mapRow(parentModel, row) } : {}),
+    ...(parentRow ? { parent: mapRow(parentRow, row) } : {}),
   };
 }
 
@@ -434,43 +497,48 @@ export async function readRecord(
   query: DocumentQuery,
   named: { rawId: string } | { id: unknown } | { write: SQL } | { parent: Parent; rel: RelationshipSpec },
 ): Promise<RecordResult | undefined> {
-  const statement = new Statement(ctx, registry);
-  let parentSource: string | undefined;
-  let primary: string;
-  const select = (where: SQL | undefined) => statement.add(sql`select ${model.table}.* from ${model.table} where ${where} order by ${model.id} limit 1`);
-  if ('rawId' in named) primary = select(and(keyCondition(model, named.rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns)));
-  else if ('id' in named) primary = select(eq(model.id, named.id));
-  else if ('write' in named) primary = statement.add(sql`${named.write} returning *`);
-  else {
-    parentSource = addParent(statement, ctx, named.parent);
-    primary = select(visible(ctx, model, relatedTo(ctx, named.parent.model, named.rel, model, parentSource, true)));
-  }
-  const rendering = renderingOf(registry, model, query);
-  const included = query.include.size > 0 ? statement.included(model, primary, query.include, rendering) : sql`null`;
-  const record = sql`${rowColumns(model)}, ${resourceJson(statement, model, rendering)} as "__data", ${included} as "__included"`;
-  if (!parentSource) {
-    const [raw] = await statement.run(sql`select ${record} from ${Statement.from(primary, model)}`);
-    return raw && { row: mapRow(model, raw), data: raw.__data as string, ...(raw.__included !== null ? { included: raw.__included as string } : {}) };
-  }
-  // The parent's row always (or 404); the related record's members only when there is one.
-  const parentModel = (named as { parent: Parent }).parent.model;
-  const [raw] = await statement.run(
-    sql`select ${rowColumns(parentModel, PARENT)}, r.* from ${Statement.from(parentSource, parentModel)} left join (select ${record} from ${Statement.from(primary, model)}) r on true`,
-  );
+  const parentModel = 'parent' in named ? named.parent.model : undefined;
+  const parentRow = parentModel && rowFor(parentModel, (named as { rel: RelationshipSpec }).rel);
+  // A write's own record: its whole row; the record a related path names: its id (nothing checks it).
+  const recordRow = 'rawId' in named ? rowFor(model) : parentModel ? idOnly(model) : model.selection;
+  const [raw] = await execute(ctx, registry, (statement) => {
+    const select = (where: SQL | undefined) => statement.add(sql`select ${model.table}.* from ${model.table} where ${where} order by ${model.id} limit 1`);
+    let primary: string;
+    let parentSource: string | undefined;
+    if ('rawId' in named) primary = select(and(keyCondition(model, named.rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns)));
+    else if ('id' in named) primary = select(eq(model.id, named.id));
+    else if ('write' in named) primary = statement.add(sql`${named.write} returning *`);
+    else {
+      parentSource = addParent(statement, ctx, named.parent);
+      primary = select(visible(ctx, model, relatedTo(ctx, named.parent.model, named.rel, model, parentSource, true)));
+    }
+    if (!('write' in named) && !parentModel) statement.anchors.set(model, primary);
+    const rendering = renderingOf(registry, model, query);
+    const included = query.include.size > 0 ? statement.included(model, primary, query.include, rendering) : sql`null`;
+    const record = sql`${rowColumns(recordRow)}, ${resourceJson(statement, model, rendering)} as "__data", ${included} as "__included"`;
+    if (!parentModel) return sql`select ${record} from ${Statement.from(primary, model)}`;
+    // The parent's row always (or 404); the related record's members only when there is one.
+    return sql`select ${rowColumns(parentRow!, PARENT)}, r.* from ${Statement.from(parentSource!, parentModel)} left join (select ${record} from ${Statement.from(primary, model)}) r on true`;
+  });
+  const result = (): RecordResult => ({ row: mapRow(recordRow, raw!), data: raw!.__data as string, ...(raw!.__included !== null ? { included: raw!.__included as string } : {}) });
+  if (!parentModel) return raw && result();
   if (!raw) throw notFound();
-  const parent = mapRow(parentModel, raw, PARENT);
+  const parent = mapRow(parentRow!, raw, PARENT);
   if (raw.__data === null) return { parent } as RecordResult;
-  return { parent, row: mapRow(model, raw), data: raw.__data as string, ...(raw.__included !== null ? { included: raw.__included as string } : {}) };
+  return { ...result(), parent };
 }
 
 /** The linkage of the record named by `rawId` through `rel` (records the caller may name), with the record's row. */
 export async function readLinkage(ctx: Ctx, registry: Registry, model: Model, rel: RelationshipSpec, named: { rawId: string } | { id: unknown }) {
-  const statement = new Statement(ctx, registry);
-  const where =
-    'rawId' in named ? and(keyCondition(model, named.rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns)) : eq(model.id, named.id);
-  const primary = statement.add(sql`select ${model.table}.* from ${model.table} where ${where} limit 1`);
-  const data = concat(linkageJson(statement, model.columns, rel, true));
-  const [raw] = await statement.run(sql`select ${rowColumns(model)}, ${data} as "__data" from ${Statement.from(primary, model)}`);
+  // A write's linkage answer needs only the linkage.
+  const row = 'rawId' in named ? rowFor(model, rel) : idOnly(model);
+  const [raw] = await execute(ctx, registry, (statement) => {
+    const where =
+      'rawId' in named ? and(keyCondition(model, named.rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns)) : eq(model.id, named.id);
+    const primary = statement.add(sql`select ${model.table}.* from ${model.table} where ${where} limit 1`);
+    const data = concat(linkageJson(statement, model.columns, rel, true));
+    return sql`select ${rowColumns(row)}, ${data} as "__data" from ${Statement.from(primary, model)}`;
+  });
   if (!raw) throw notFound();
-  return { row: mapRow(model, raw), data: raw.__data as string };
+  return { row: mapRow(row, raw), data: raw.__data as string };
 }

@@ -129,6 +129,11 @@ export interface Policy {
   /** Rows whose `private` attributes the caller may see (required when any attribute is private). */
   seesPrivate?(ctx: Ctx, t: Columns): SQL;
   list(ctx: Ctx): void;
+  /**
+   * Checks a read of one record (and of the records related to it). Declare the `row` parameter only
+   * when the rule looks at it: a rule declared without it gets the row's id alone, and its reads
+   * return no other column of the record.
+   */
   read(ctx: Ctx, row: Row): void | Promise<void>;
   create(ctx: Ctx, input: WriteInput): void | Promise<void>;
   update(ctx: Ctx, row: Row, input: WriteInput): void | Promise<void>;
