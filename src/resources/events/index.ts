@@ -4,7 +4,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { eventRoles, events, eventSessionFavourites } from '../../../db/schema/index.js';
 import { loggedIn } from '../../auth/caller.js';
 import { withImageVariants } from '../../images/variants.js';
-import { DateTime, Text, TimeZone, canonicalTimeZone, defineResource } from '../../jsonapi/index.js';
+import { DateTime, Text, TimeZone, canonicalTimeZone, constant, defineResource } from '../../jsonapi/index.js';
 import {
   coordinates, createdAt, deletedAt, derivedUrl, optionalText, optionalUrl, recordsOfEvent, requiredText,
 } from '../attributes.js';
@@ -147,7 +147,7 @@ export const eventResource = defineResource({
       description:
         'Published public events that have not ended (the home page of the Open Event front end), soonest first. ' +
         'Readable by everyone, like every published event.',
-      where: (_ctx, t) => and(eq(t.state!, 'published'), eq(t.privacy!, 'public'), gt(t.endsAt!, sql`now()`)),
+      where: (_ctx, t) => and(eq(t.state!, constant('published')), eq(t.privacy!, constant('public')), gt(t.endsAt!, sql`now()`)),
       sort: 'starts-at',
       params: { upcoming: Type.Optional(Type.String({ maxLength: 16, description: 'sent by the Open Event front end (`true`); no effect' })) },
       volatile: true,

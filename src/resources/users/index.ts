@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { eventRoles, userEvents, users } from '../../../db/schema/index.js';
 import { isStaff, loggedIn } from '../../auth/caller.js';
 import { hashPassword } from '../../auth/password.js';
-import { DateTime, Email, Nullable, Text, Url, defineResource, forbidden, type AttributeSpec, type Ctx, type Row, type ToManySpec } from '../../jsonapi/index.js';
+import { DateTime, Email, Nullable, Text, Url, constant, defineResource, forbidden, type AttributeSpec, type Ctx, type Row, type ToManySpec } from '../../jsonapi/index.js';
 import { withImageVariants } from '../../images/variants.js';
 import { accountHooks } from './hooks.js';
 import { userPolicy } from './policy.js';
@@ -42,7 +42,7 @@ const holdsAnywhere = (role: 'owner' | RoleName): AttributeSpec => ({
   // here would be the joined event's.
   select: () =>
     sql<boolean>`exists (select 1 from "event_roles" r join "events" e on e."id" = r."event_id" and e."deleted_at" is null
-      where r."user_id" = "users"."id" and r."role" = ${role})`,
+      where r."user_id" = "users"."id" and r."role" = ${constant(role)})`,
 });
 
 export const userResource = defineResource({
