@@ -438,6 +438,23 @@ export interface ListResult {
   parent?: Row;
 }
 
+/** Page sizes written into a list's statement as constants: the page's size rounded up to the next. */
+const LIMIT_STEPS = [1, 10, 20, 25, 50, 100, 250, 1000, 10_000];
+
+/**
+ * The `limit` and `offset` of a page. PostgreSQL plans a prepared statement once for any parameters,
+ * and a limit it cannot see it takes for a tenth of the table: the kept plan looks costly, so it
+ * plans every execution anew instead (twice the time of the users list). So the limit is a constant,
+ * the page's size rounded up to a step (a handful of statement texts, each planned once; the exact
+ * size cuts the page after), and so is the offset of a first page.
+ */
+function pageLimits(query: ListQuery): SQL {
+  const step = LIMIT_STEPS.find((n) => n >= query.limit);
+  const limit = step === undefined ? sql`${query.limit}` : sql.raw(String(step));
+  const offset = (query.number - 1) * query.limit;
+  return sql`limit ${limit} offset ${offset === 0 ? sql.raw('0') : sql`${offset}`}`;
+}
+
 /**
  * One page of `model`'s records the caller sees, meeting the filter and `base` (a condition, or the
  * records related to `parent` through `rel`), as JSON text, with what `include` asks for and the
@@ -456,8 +473,8 @@ export async function readList(
     const parentSource = options.parent ? addParent(statement, ctx, options.parent) : undefined;
     const related = parentSource ? relatedTo(ctx, options.parent!.model, options.rel!, model, parentSource, true) : undefined;
     const where = visible(ctx, model, options.base, related, options.filter) ?? sql`true`;
-    const page = sql`select ${model.table}.* from ${model.table} where ${where} order by ${sql.join(orderBy(ctx, registry, model, query.sort), sql`, `)} limit ${query.limit} offset ${(query.number - 1) * query.limit}`;
-    const primary = statement.add(sql`select *, row_number() over () as "__ord" from (${page}) q`);
+    const page = sql`select ${model.table}.* from ${model.table} where ${where} order by ${sql.join(orderBy(ctx, registry, model, query.sort), sql`, `)} ${pageLimits(query)}`;
+    const primary = statement.add(sql`select *, row_number() over () as "__ord" from (${page}) q limit ${query.limit}`);
     const rendering = renderingOf(registry, model, query);
     const data = sql`(select concat('[', string_agg(${resourceJson(statement, model, rendering)}, ',' order by "__ord"), ']') from ${Statement.from(primary, model)})`;
     const included = query.include.size > 0 ? statement.included(model, primary, query.include, rendering) : sql`null`;

@@ -101,3 +101,19 @@ t.test('a link to the parent of a related read names it as a lookup would', asyn
   const tracks = await read(`/v1/events/${event.id}/tracks`);
   t.strictSame(tracks.body.data.map((x: { id: string; relationships: { event: { data: unknown } } }) => [x.id, x.relationships.event.data]), [[track, { type: 'event', id: event.id }]]);
 });
+
+t.test("a page's limit is a constant (its size rounded up to a step) and the page is cut to the exact size", async (t) => {
+  const path = `/v1/events/${event.id}/sessions?sort=id`;
+  const all = (await read(path, cast.owner.token)).body.data.map((s: { id: string }) => s.id);
+  t.equal(all.length, 2, 'the owner sees both sessions');
+  const two = await read(`${path}&page[size]=2`, cast.owner.token);
+  t.match(two.statements.at(-1), /limit 10 offset 0/, 'a size of 2 reads at most 10 rows');
+  t.strictSame(two.body.data.map((s: { id: string }) => s.id), all, 'and answers 2');
+  const first = await read(`${path}&page[size]=1`, cast.owner.token);
+  t.match(first.statements.at(-1), /limit 1 offset 0/);
+  t.strictSame(first.body.data.map((s: { id: string }) => s.id), [all[0]]);
+  const second = await read(`${path}&page[size]=1&page[number]=2`, cast.owner.token);
+  t.match(second.statements.at(-1), /limit 1 offset \$\d+/, 'the offset of a later page is a parameter');
+  t.strictSame(second.body.data.map((s: { id: string }) => s.id), [all[1]]);
+  t.equal(second.body.meta.count, 2);
+});
