@@ -9,7 +9,8 @@ export interface Plan {
 
 /**
  * The generic plans (PostgreSQL 16+: `EXPLAIN (GENERIC_PLAN)`, no parameter values needed) of the
- * captured SELECT statements, so a benchmark can show which ones scan whole tables.
+ * captured statements that begin with SELECT or WITH (the engine's compiled reads, and the writes that
+ * answer through one: EXPLAIN alone runs nothing), so a benchmark can show which ones scan whole tables.
  */
 export async function explainAll(url: string, statements: string[], randomPageCost: number): Promise<Plan[]> {
   // Planned as the service's own connections plan them (DB_RANDOM_PAGE_COST).
@@ -17,7 +18,7 @@ export async function explainAll(url: string, statements: string[], randomPageCo
   try {
     const plans: Plan[] = [];
     for (const statement of statements) {
-      if (!/^\s*select\b/i.test(statement)) continue;
+      if (!/^\s*(select|with)\b/i.test(statement)) continue;
       const rows = await sql.unsafe(`explain (generic_plan) ${statement}`);
       const lines = rows.map((r) => String(r['QUERY PLAN']));
       const seqScans = lines.flatMap((l) => /Seq Scan on (\S+)/.exec(l)?.[1] ?? []);
