@@ -132,8 +132,8 @@ async function seedEvent(sql: postgres.Sql, owner: number, sessions: number, spe
 }
 
 /**
- * 99 more events (every third a draft, owned by seeded users) with 5 tracks, 3 rooms, 2 session
- * types, 10 sessions, 10 speakers and 30 custom form fields each: the event, track and session tables hold other events' rows, as they would in
+ * 99 more events (every third a draft, owned by seeded users, every second in one of 300 groups) with 5
+ * tracks, 3 rooms, 2 session types, 10 sessions, 10 speakers, 3 video streams and 30 custom form fields each: the event, track and session tables hold other events' rows, as they would in
  * production, so plans that only work on a one-event database would show.
  */
 async function otherEvents(sql: postgres.Sql, owner: number) {
@@ -156,6 +156,13 @@ async function otherEvents(sql: postgres.Sql, owner: number) {
   await sql`insert into speakers (event_id, name, email)
             select e.id, 'Person ' || g, 'p' || g || '-' || e.id || '@bench.example.com'
             from events e cross join generate_series(1, 10) as g where e.identifier like 'other%'`;
+  // Groups of events and video streams exist in production in the hundreds: with the tables empty the
+  // planner reads them whole, and the EXPLAIN check would say nothing about their lookups.
+  await sql`insert into groups (name, user_id) select 'Group ' || g, 1 + g % 9000 from generate_series(1, 300) as g`;
+  await sql`update events set group_id = (select min(id) from groups) + id % 300 where identifier like 'other%' and id % 2 = 0`;
+  await sql`insert into video_streams (owner_event_id, name, url)
+            select e.id, 'Stream ' || g, 'https://stream.example.com/' || e.id || '/' || g
+            from events e cross join generate_series(1, 3) as g where e.identifier like 'other%'`;
   // Every event has its forms, as the service creates them with each event.
   await sql`insert into custom_forms (event_id, form, field_identifier, type, is_required, is_included)
             select e.id, (array['speaker','session','attendee'])[1 + g % 3], 'field' || g, 'text', g % 2 = 0, true
