@@ -316,34 +316,40 @@ interface Compiled {
  * it is kept across changes, and a read after a change skips compiling (a tenth of a millisecond to
  * a millisecond of Node's time per read, more than the database's for small documents).
  */
-const compiledReads = new WeakMap<Registry, { entries: Map<string, Compiled>; chars: number }>();
-/** Characters of statement text kept per registry at most (a few hundred statements of the largest reads). */
+const compiledReads = new WeakMap<Registry, { entries: Map<string, Compiled & { size: number }>; chars: number }>();
+/**
+ * Characters kept per registry at most (statement texts, their keys and parameters: a few hundred
+ * statements of the largest reads), and entries at most (URLs are the client's to vary).
+ */
 const MAX_COMPILED_CHARS = 16 * 1024 * 1024;
+const MAX_COMPILED_ENTRIES = 5_000;
 
 /**
  * Runs the statement `build` makes (on a fresh `Statement`), compiled once per caller and URL for
- * GET reads (see compiledReads), and tells the read cache which tables it reads.
+ * GET reads (see compiledReads), and tells the read cache which tables it reads. `site` names the
+ * read (its kind and types), so a route that read twice would never run the other read's statement.
  */
-async function execute(ctx: Ctx, registry: Registry, build: (statement: Statement) => SQL): Promise<Record<string, unknown>[]> {
+async function execute(ctx: Ctx, registry: Registry, site: string, build: (statement: Statement) => SQL): Promise<Record<string, unknown>[]> {
   const { request } = ctx;
   const reusable = request !== undefined && (request.method === 'GET' || request.method === 'HEAD');
-  const cache = reusable ? compiledReads.get(registry) ?? { entries: new Map<string, Compiled>(), chars: 0 } : undefined;
-  const key = reusable ? `${callerKey(ctx.caller)} ${request.url}` : '';
+  const cache = reusable ? compiledReads.get(registry) ?? { entries: new Map(), chars: 0 } : undefined;
+  const key = reusable ? `${site} ${callerKey(ctx.caller)} ${request.url}` : '';
   let compiled = cache?.entries.get(key);
   if (compiled) {
     cache!.entries.delete(key);
     cache!.entries.set(key, compiled);
   } else {
     const statement = new Statement(ctx, registry);
-    compiled = statement.compile(build(statement));
+    const fresh = statement.compile(build(statement));
+    compiled = { ...fresh, size: fresh.text.length + key.length + JSON.stringify(fresh.params).length };
     if (cache) {
       compiledReads.set(registry, cache);
       cache.entries.set(key, compiled);
-      cache.chars += compiled.text.length;
-      for (const [old, { text }] of cache.entries) {
-        if (cache.chars <= MAX_COMPILED_CHARS) break;
+      cache.chars += compiled.size;
+      for (const [old, { size }] of cache.entries) {
+        if (cache.chars <= MAX_COMPILED_CHARS && cache.entries.size <= MAX_COMPILED_ENTRIES) break;
         cache.entries.delete(old);
-        cache.chars -= text.length;
+        cache.chars -= size;
       }
     }
   }
@@ -408,8 +414,21 @@ function mapRow(selection: Selection, raw: Record<string, unknown>, prefix = '')
     const value = raw[prefix + key];
     row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
   }
-  return row as Row;
+  return 'id' in selection && Object.keys(selection).length === 1 ? idRow(row as Row) : (row as Row);
 }
+
+/**
+ * A row of which only the id was read: reading any other member throws, so a rule that reads the
+ * row without declaring it (see Policy.read) fails the request instead of seeing `undefined`.
+ */
+const idRow = (row: Row): Row =>
+  new Proxy(row, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && !(key in target) && key !== 'then' && key !== 'toJSON')
+        throw new Error(`only the id of this row was read, not "${key}": declare the row parameter of the policy's read`);
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
 
 /** Prefix of the parent's columns where a statement also returns a record's. */
 const PARENT = '__parent.';
@@ -439,7 +458,7 @@ export interface ListResult {
 }
 
 /** Page sizes written into a list's statement as constants: the page's size rounded up to the next. */
-const LIMIT_STEPS = [1, 10, 20, 25, 50, 100, 250, 1000, 10_000];
+const LIMIT_STEPS = [1, 10, 20, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000];
 
 /**
  * The `limit` and `offset` of a page. PostgreSQL plans a prepared statement once for any parameters,
@@ -469,7 +488,7 @@ export async function readList(
 ): Promise<ListResult> {
   const parentModel = options.parent?.model;
   const parentRow = parentModel && rowFor(parentModel, options.rel);
-  const rows = await execute(ctx, registry, (statement) => {
+  const rows = await execute(ctx, registry, `list ${model.type} ${parentModel?.type ?? ''}`, (statement) => {
     const parentSource = options.parent ? addParent(statement, ctx, options.parent) : undefined;
     const related = parentSource ? relatedTo(ctx, options.parent!.model, options.rel!, model, parentSource, true) : undefined;
     const where = visible(ctx, model, options.base, related, options.filter) ?? sql`true`;
@@ -518,7 +537,7 @@ export async function readRecord(
   const parentRow = parentModel && rowFor(parentModel, (named as { rel: RelationshipSpec }).rel);
   // A write's own record: its whole row; the record a related path names: its id (nothing checks it).
   const recordRow = 'rawId' in named ? rowFor(model) : parentModel ? idOnly(model) : model.selection;
-  const [raw] = await execute(ctx, registry, (statement) => {
+  const [raw] = await execute(ctx, registry, `record ${model.type} ${parentModel?.type ?? ''}`, (statement) => {
     const select = (where: SQL | undefined) => statement.add(sql`select ${model.table}.* from ${model.table} where ${where} order by ${model.id} limit 1`);
     let primary: string;
     let parentSource: string | undefined;
@@ -549,7 +568,7 @@ export async function readRecord(
 export async function readLinkage(ctx: Ctx, registry: Registry, model: Model, rel: RelationshipSpec, named: { rawId: string } | { id: unknown }) {
   // A write's linkage answer needs only the linkage.
   const row = 'rawId' in named ? rowFor(model, rel) : idOnly(model);
-  const [raw] = await execute(ctx, registry, (statement) => {
+  const [raw] = await execute(ctx, registry, `linkage ${model.type} ${rel.type}`, (statement) => {
     const where =
       'rawId' in named ? and(keyCondition(model, named.rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns)) : eq(model.id, named.id);
     const primary = statement.add(sql`select ${model.table}.* from ${model.table} where ${where} limit 1`);

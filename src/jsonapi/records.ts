@@ -19,7 +19,10 @@ export const anyOf = (column: PgColumn, ids: unknown[]): SQL => sql`${column} = 
  * estimates blind (`state = $2` could match any share of the rows) and PostgreSQL goes on planning
  * every execution anew. Never for values from a request.
  */
-export const constant = (value: string): SQL => sql.raw(`'${value.replace(/'/g, "''")}'`);
+export function constant(value: string): SQL {
+  if (!/^[A-Za-z0-9_ .-]+$/.test(value)) throw new Error(`constant(): "${value}" is not a fixed word of a rule`);
+  return sql.raw(`'${value}'`);
+}
 
 /** Rows of `model` the caller may see: live (not soft-deleted) and within the policy's scope. */
 export function visible(ctx: Ctx, model: Model, ...extra: (SQL | undefined)[]): SQL | undefined {

@@ -158,7 +158,8 @@ async function otherEvents(sql: postgres.Sql, owner: number) {
             from events e cross join generate_series(1, 10) as g where e.identifier like 'other%'`;
   // Groups of events and video streams exist in production in the hundreds: with the tables empty the
   // planner reads them whole, and the EXPLAIN check would say nothing about their lookups.
-  await sql`insert into groups (name, user_id) select 'Group ' || g, 1 + g % 9000 from generate_series(1, 300) as g`;
+  await sql`insert into groups (name, user_id)
+            select 'Group ' || g, coalesce((select id from users where id = 1 + g % 9000), ${owner}) from generate_series(1, 300) as g`;
   await sql`update events set group_id = (select min(id) from groups) + id % 300 where identifier like 'other%' and id % 2 = 0`;
   await sql`insert into video_streams (owner_event_id, name, url)
             select e.id, 'Stream ' || g, 'https://stream.example.com/' || e.id || '/' || g

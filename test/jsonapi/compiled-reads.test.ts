@@ -117,3 +117,10 @@ t.test("a page's limit is a constant (its size rounded up to a step) and the pag
   t.strictSame(second.body.data.map((s: { id: string }) => s.id), [all[1]]);
   t.equal(second.body.meta.count, 2);
 });
+
+t.test('constant() takes the fixed words of rules only, never text that could end the literal', async (t) => {
+  const { constant } = await import('../../src/jsonapi/index.js');
+  t.doesNotThrow(() => constant('track_organizer'));
+  t.throws(() => constant("x' or 'a'='a"), /not a fixed word/);
+  t.throws(() => constant(''), /not a fixed word/);
+});
