@@ -125,7 +125,7 @@ export default fp(
       if (!isClaims(claims)) throw unauthorized('Invalid token');
       const { identity, sid } = claims;
       const load = async () => (await callerLookup(app.db, identity, sid))[0];
-      const row = await (app.readCache && !fresh ? app.readCache.caller(`${identity} ${sid ?? ''}`, CALLER_TABLES, load) : load());
+      const row = await (app.readCache && !fresh ? app.readCache.memo(`caller ${identity} ${sid ?? ''}`, CALLER_TABLES, load) : load());
       if (!row) throw unauthorized('The account of this token no longer exists');
       if (sid !== undefined ? row.login === null || row.ended !== null : (claims.gen ?? 0) !== row.generation) {
         throw unauthorized(sid !== undefined ? 'The login of this token has ended' : 'The password changed since this token was issued');

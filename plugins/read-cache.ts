@@ -2,7 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ChangeFence, loadViewTables } from './read-cache-feed.js';
 
-/** The channel the database's change triggers notify (migration 0010), once per changed table and transaction. */
+/**
+ * The channel the database's change triggers notify (migrations 0010 and 0025): `<table>` for a
+ * change of a table (any of its rows), `<table>:<event ids>` for rows of those events alone (tables
+ * with an `event_id` column; `sessions:12,40`, `sessions:` for rows of no event).
+ */
 export const CHANGE_CHANNEL = 'oe_change';
 
 /** `Cache-Control: no-cache` (or no-store) on a request: answer it from the database. */
@@ -15,15 +19,23 @@ export const wantsFresh = (request: FastifyRequest) => /\bno-(cache|store)\b/i.t
 export const callerKey = (caller: { id: number; email: string; isAdmin: boolean; isSuperAdmin: boolean } | null) =>
   caller ? `${caller.id}:${caller.isAdmin ? 1 : 0}${caller.isSuperAdmin ? 1 : 0}:${caller.email}` : '0';
 
-/** Accounts memoized at most (a few hundred bytes each). */
-const MAX_CALLERS = 10_000;
-/** Distinct change payloads remembered at most (there are fewer than a hundred tables). */
+/** Lookups memoized at most (accounts, event access: a few hundred bytes each). */
+const MAX_MEMOS = 10_000;
+/** Distinct tables named by change payloads remembered at most (there are fewer than a hundred). */
 const MAX_NAMES = 1_000;
+/** Events whose last change is remembered per table at most (older ones count as changed). */
+const MAX_EVENT_CHANGES = 100_000;
+
+/**
+ * The dependency of an answer on the rows of `table` of one event (see `ReadCache.depends`): what a
+ * read names when every row of the table its statement can see belongs to that event.
+ */
+export const eventScoped = (table: string, eventId: number | string) => `${table}@${eventId}`;
 
 interface Entry {
   payload: string;
   type: string;
-  /** The base tables the answer read; null: it named none, so it depends on every table. */
+  /** The base tables the answer read (or `eventScoped` names); null: it named none, so it depends on every table. */
   tables: string[] | null;
 }
 
@@ -40,7 +52,8 @@ interface Pending {
  * its answer read (`depends`; views stand for the base tables they read); an answer that named none
  * depends on every table. Every committed change of an application table notifies `oe_change` with
  * the table's name (statement triggers, whichever process or worker wrote), which evicts the
- * entries that read it; the answer of a write request this process serves leaves only once the
+ * entries that read it; a change that names the events of its rows (CHANGE_CHANNEL) spares the
+ * entries that read only other events' rows of the table (`eventScoped`); the answer of a write request this process serves leaves only once the
  * notifications of what it committed have been handled here (the plugin's fence), so a client reads
  * its own writes here at once and other processes' writes as soon as their notification arrives
  * (milliseconds). An answer whose computation overlapped a change of one of its tables (of any
@@ -50,16 +63,25 @@ interface Pending {
  */
 export class ReadCache {
   private entries = new Map<string, Entry>();
-  /** The keys of the entries that read each base table, and of those that named no table. */
+  /** The keys of the entries that read each base table (or one event's rows of it), and of those that named no table. */
   private byTable = new Map<string, Set<string>>();
+  /** Per table, the `eventScoped` names entries depend on. */
+  private scopedNames = new Map<string, Set<string>>();
   private undeclared = new Set<string>();
-  private callers = new Map<string, unknown>();
-  /** The tables the memoized caller lookups read. */
-  private callerTables = new Set<string>();
+  private memos = new Map<string, unknown>();
+  /** The tables the memoized lookups read. */
+  private memoTables = new Set<string>();
   private bytes = 0;
-  /** Counts changes; `changedAt` holds each table's last, `clearedAt` the last time everything went. */
+  /**
+   * Counts changes; `changedAt` holds each table's last (of any row), `wholeAt` its last of every
+   * row, `eventChangedAt` each `eventScoped` name's last (forgotten beyond a bound: `eventFloor`
+   * counts as the last change of every event), `clearedAt` the last time everything went.
+   */
   private sequence = 0;
   private changedAt = new Map<string, number>();
+  private wholeAt = new Map<string, number>();
+  private eventChangedAt = new Map<string, number>();
+  private eventFloor = 0;
   private clearedAt = 0;
   private pending = new WeakMap<FastifyRequest, Pending>();
   /** The base tables of each view (see `loadViewTables`). */
@@ -72,23 +94,47 @@ export class ReadCache {
     this.clearedAt = ++this.sequence;
     this.entries.clear();
     this.byTable.clear();
+    this.scopedNames.clear();
     this.undeclared.clear();
-    this.callers.clear();
+    this.memos.clear();
     this.bytes = 0;
   }
 
-  /** A change of `table` was committed: forgets what read it, and what named no table. */
-  changed(table: string): void {
-    // Payloads are table names; anything else on the channel (a fence, by hand) must not grow the map without bound.
+  /**
+   * A change was committed (a CHANGE_CHANNEL payload): forgets what read the table, but where the
+   * payload names the events of the changed rows, of the answers that read only some events' rows
+   * of it, those of other events stay; and forgets what named no table.
+   */
+  changed(payload: string): void {
+    const colon = payload.indexOf(':');
+    const table = colon < 0 ? payload : payload.slice(0, colon);
+    const events = colon < 0 ? undefined : payload.slice(colon + 1);
+    // Payloads name tables; anything else on the channel (a fence, by hand) must not grow the maps without bound.
     if (this.changedAt.size >= MAX_NAMES && !this.changedAt.has(table)) {
       this.changedAt.clear();
       this.clear();
       return;
     }
-    this.changedAt.set(table, ++this.sequence);
+    const at = ++this.sequence;
+    this.changedAt.set(table, at);
     for (const key of this.byTable.get(table) ?? []) this.remove(key);
+    const ids = events === undefined || !/^(\d+(,\d+)*)?$/.test(events) ? undefined : events ? events.split(',') : [];
+    if (ids === undefined) {
+      this.wholeAt.set(table, at);
+      for (const name of this.scopedNames.get(table) ?? []) for (const key of this.byTable.get(name) ?? []) this.remove(key);
+    } else {
+      if (this.eventChangedAt.size + ids.length > MAX_EVENT_CHANGES) {
+        this.eventChangedAt.clear();
+        this.eventFloor = at;
+      }
+      for (const id of ids) {
+        const name = eventScoped(table, id.replace(/^0+(?=\d)/, ''));
+        this.eventChangedAt.set(name, at);
+        for (const key of this.byTable.get(name) ?? []) this.remove(key);
+      }
+    }
     this.forgetUndeclared();
-    if (this.callerTables.has(table)) this.callers.clear();
+    if (this.memoTables.has(table)) this.memos.clear();
   }
 
   /** Forgets the answers that named no table (a write by this process may have changed any). */
@@ -101,9 +147,9 @@ export class ReadCache {
   }
 
   /**
-   * Records that the answer of `request` reads `tables` (tables or views, by their PostgreSQL names);
-   * called once or more per request, the entry depends on the union. Without a call it depends on
-   * every table.
+   * Records that the answer of `request` reads `tables` (tables or views, by their PostgreSQL names,
+   * or a table's rows of one event alone: `eventScoped`); called once or more per request, the entry
+   * depends on the union. Without a call it depends on every table.
    */
   depends(request: FastifyRequest, tables: Iterable<string>): void {
     const pending = this.pending.get(request);
@@ -116,24 +162,34 @@ export class ReadCache {
   private changedSince(tables: Iterable<string> | null, start: number): boolean {
     if (tables === null) return this.sequence !== start;
     if (this.clearedAt > start) return true;
-    for (const table of tables) if ((this.changedAt.get(table) ?? 0) > start) return true;
+    for (const name of tables) if (this.lastChange(name) > start) return true;
     return false;
   }
 
+  /** The sequence number of the last change of what `name` (a table or an `eventScoped` name) reads. */
+  private lastChange(name: string): number {
+    const at = name.lastIndexOf('@');
+    if (at < 0) return this.changedAt.get(name) ?? 0;
+    const table = name.slice(0, at);
+    return Math.max(this.wholeAt.get(table) ?? 0, this.eventChangedAt.get(name) ?? this.eventFloor);
+  }
+
   /**
-   * The memoized caller of a token (its account and login), or `load`'s answer, kept unless one of
-   * `tables` (those the lookup reads) changed meanwhile.
+   * The memoized answer of a lookup (a token's caller and login, the caller's access to an event)
+   * under `key`, or `load`'s answer, kept unless one of `tables` (those the lookup reads) changed
+   * meanwhile. Only for lookups of committed data: a transaction's own uncommitted change would
+   * outlive its rollback here.
    */
-  async caller<T>(key: string, tables: readonly string[], load: () => Promise<T>): Promise<T> {
-    if (this.callers.has(key)) return this.callers.get(key) as T;
-    for (const table of tables) this.callerTables.add(table);
+  async memo<T>(key: string, tables: readonly string[], load: () => Promise<T>): Promise<T> {
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    for (const table of tables) this.memoTables.add(table);
     const start = this.sequence;
-    const caller = await load();
-    if (this.changedSince(tables, start)) return caller;
+    const value = await load();
+    if (this.changedSince(tables, start)) return value;
     // Bounded like the answers: a flood of distinct tokens starts the memo over.
-    if (this.callers.size >= MAX_CALLERS) this.callers.clear();
-    this.callers.set(key, caller);
-    return caller;
+    if (this.memos.size >= MAX_MEMOS) this.memos.clear();
+    this.memos.set(key, value);
+    return value;
   }
 
   /**
@@ -168,10 +224,19 @@ export class ReadCache {
     this.entries.set(pending.key, { payload, type: String(reply.getHeader('content-type') ?? 'application/json'), tables });
     this.bytes += size;
     if (!tables) this.undeclared.add(pending.key);
-    for (const table of tables ?? []) {
-      const keys = this.byTable.get(table);
+    for (const name of tables ?? []) {
+      const keys = this.byTable.get(name);
       if (keys) keys.add(pending.key);
-      else this.byTable.set(table, new Set([pending.key]));
+      else {
+        this.byTable.set(name, new Set([pending.key]));
+        const at = name.lastIndexOf('@');
+        if (at >= 0) {
+          const table = name.slice(0, at);
+          const names = this.scopedNames.get(table);
+          if (names) names.add(name);
+          else this.scopedNames.set(table, new Set([name]));
+        }
+      }
     }
     for (const key of this.entries.keys()) {
       if (this.bytes <= this.maxBytes) break;
@@ -185,10 +250,16 @@ export class ReadCache {
     this.entries.delete(key);
     this.bytes -= entry.payload.length + key.length;
     if (!entry.tables) this.undeclared.delete(key);
-    for (const table of entry.tables ?? []) {
-      const keys = this.byTable.get(table)!;
+    for (const name of entry.tables ?? []) {
+      const keys = this.byTable.get(name)!;
       keys.delete(key);
-      if (keys.size === 0) this.byTable.delete(table);
+      if (keys.size > 0) continue;
+      this.byTable.delete(name);
+      const at = name.lastIndexOf('@');
+      if (at < 0) continue;
+      const names = this.scopedNames.get(name.slice(0, at))!;
+      names.delete(name);
+      if (names.size === 0) this.scopedNames.delete(name.slice(0, at));
     }
   }
 }
@@ -242,7 +313,7 @@ export default fp(
     // may have been missed meanwhile), the cache starts empty.
     app.addHook('onReady', async () => {
       cache.views = await loadViewTables(app.sql);
-      await app.sql.listen(CHANGE_CHANNEL, (table) => cache.changed(table), () => cache.clear());
+      await app.sql.listen(CHANGE_CHANNEL, (payload) => cache.changed(payload), () => cache.clear());
       await fence.listen();
     });
   },
