@@ -9,7 +9,7 @@ export { hasNul, INT4_MAX, integerId } from './values.js';
 export { ErrorObject, JsonApiVersion, jsonapiMember, MEDIA_TYPE } from './schemas.js';
 export { errorResponses, operation, type OperationOptions } from './openapi-operations.js';
 export { compatibilityParameters } from './query.js';
-export { API_PREFIX, jsonObject } from './read.js';
+export { API_PREFIX, jsonObject, renderedOnce } from './read.js';
 export { anyOf, constant } from './records.js';
 export { attributeValues } from './write.js';
 export { Registry, valueKind, type Model } from './model.js';

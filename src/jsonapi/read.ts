@@ -6,15 +6,16 @@
  * sparse fieldsets all compile into that statement. Rules the policies keep in JavaScript (`read`,
  * relationship guards) run on the primary row the same statement returns.
  */
-import { and, eq, getTableName, is, sql, type SQL } from 'drizzle-orm';
+import { and, eq, fillPlaceholders, getTableName, is, sql, type SQL } from 'drizzle-orm';
 import { alias, getViewConfig, PgTable, PgView, type PgColumn } from 'drizzle-orm/pg-core';
 import * as schema from '../../db/schema/index.js';
-import { callerKey } from '../../plugins/read-cache.js';
+import { callerKey, eventScoped } from '../../plugins/read-cache.js';
 import { notFound } from './errors.js';
 import { columnsOf, visibleIn } from './filter.js';
 import type { Model, Registry } from './model.js';
 import { orderBy, type DocumentQuery, type Fieldsets, type IncludeTree, type ListQuery } from './query.js';
 import { joinOf, keyCondition, visible } from './records.js';
+import type { Db } from '../../plugins/db.js';
 import type { Columns, Ctx, RelationshipSpec, Row, ToManySpec } from './resource.js';
 
 export const API_PREFIX = '/v1';
@@ -230,6 +231,11 @@ class Statement {
   readonly ctes: SQL[] = [];
   /** Per type, the table expression holding the one record of it the statement reads by its id (see toOneColumnLinkage). */
   readonly anchors = new Map<Model, string>();
+  /**
+   * Tables the statement reads the rows of one event of, where it names them `references` times
+   * (see `compile`).
+   */
+  readonly eventScopes: { table: string; eventId: number; references: number }[] = [];
   private count = 0;
   /** Aliases are numbered per statement, so a query shape always has the same text (one prepared statement). */
   private aliases = 0;
@@ -289,17 +295,42 @@ class Statement {
     return sql`(select concat('[', string_agg(doc, ',' order by pi, nid, sid), ']') from (${sql.join(parts, sql` union all `)}) as i(pi, nid, sid, doc))`;
   }
 
-  /** The statement `with <ctes> <select>` as text and parameters, with the tables it names. */
+  /**
+   * The statement `with <ctes> <select>` as text and parameters, with the tables it names: a table of
+   * `eventScopes` as its rows of that event alone (`eventScoped`) when the text names the table
+   * exactly as many times as declared, so no other part of the statement (a filter, a policy, an
+   * include) reads its rows of other events.
+   */
   compile(select: SQL): Compiled {
     const statement = this.ctes.length > 0 ? sql`with ${sql.join(this.ctes, sql`, `)} ${select}` : select;
     const { sql: text, params } = (this.ctx.db as unknown as DbInternals).dialect.sqlToQuery(statement);
-    return { text, params, tables: tablesOf(text) };
+    const code = withoutLiterals(text);
+    const tables = tablesOf(code);
+    for (const { table, eventId, references } of this.eventScopes) {
+      if (tableReferences(code, table) !== references) continue;
+      tables.delete(table);
+      tables.add(eventScoped(table, eventId));
+    }
+    return { text, params, tables };
   }
 }
 
 interface DbInternals {
   dialect: { sqlToQuery(sql: SQL): { sql: string; params: unknown[] } };
-  session: { client: { unsafe(query: string, params: never[]): Promise<unknown[]> } };
+  session: { client: { unsafe(query: string, params: never[]): Promise<unknown[]> & { values(): Promise<unknown[][]> } } };
+}
+
+/**
+ * A query a request runs every time, rendered once (what varies as `sql.placeholder(name)`) and run
+ * with `values`: drizzle renders a query anew on each execution, which costs more Node time than
+ * PostgreSQL takes to answer a small one. Rows are arrays of the selection's raw values, in order.
+ */
+export function renderedOnce(build: (db: Db) => { toSQL(): { sql: string; params: unknown[] } }) {
+  let rendered: { sql: string; params: unknown[] } | undefined;
+  return (db: Db, values: Record<string, unknown>): Promise<unknown[][]> => {
+    rendered ??= build(db).toSQL();
+    return (db as unknown as DbInternals).session.client.unsafe(rendered.sql, fillPlaceholders(rendered.params, values) as never[]).values();
+  };
 }
 
 /** A read's statement: its text, parameters and the tables and views it names. */
@@ -324,16 +355,32 @@ const compiledReads = new WeakMap<Registry, { entries: Map<string, Compiled & { 
 const MAX_COMPILED_CHARS = 16 * 1024 * 1024;
 const MAX_COMPILED_ENTRIES = 5_000;
 
+/** Where a write's own statement goes in the statement of its answer (see `execute`). */
+const WRITTEN = '__oe_written__';
+
 /**
  * Runs the statement `build` makes (on a fresh `Statement`), compiled once per caller and URL for
  * GET reads (see compiledReads), and tells the read cache which tables it reads. `site` names the
  * read (its kind and types), so a route that read twice would never run the other read's statement.
+ * A write's answer (`write`: its insert or update, which `build` places as `WRITTEN`) is compiled
+ * once per caller, method and URL too: the write's own statement is rendered alone each time, its
+ * parameters numbered after the answer's. With `key`, the statement is one of the caller and `key`
+ * (what else `build` reads) whatever the request.
  */
-async function execute(ctx: Ctx, registry: Registry, site: string, build: (statement: Statement) => SQL): Promise<Record<string, unknown>[]> {
+async function execute(
+  ctx: Ctx,
+  registry: Registry,
+  site: string,
+  build: (statement: Statement) => SQL,
+  options: { write?: SQL; key?: string } = {},
+): Promise<Record<string, unknown>[]> {
   const { request } = ctx;
-  const reusable = request !== undefined && (request.method === 'GET' || request.method === 'HEAD');
+  const { write } = options;
+  const db = ctx.db as unknown as DbInternals;
+  const reusable = request !== undefined && (write !== undefined || options.key !== undefined || request.method === 'GET' || request.method === 'HEAD');
   const cache = reusable ? compiledReads.get(registry) ?? { entries: new Map(), chars: 0 } : undefined;
-  const key = reusable ? `${site} ${callerKey(ctx.caller)} ${request.url}` : '';
+  const named = options.key ?? `${write ? `${request!.method} ` : ''}${request?.url}`;
+  const key = reusable ? `${site} ${callerKey(ctx.caller)} ${named}` : '';
   let compiled = cache?.entries.get(key);
   if (compiled) {
     cache!.entries.delete(key);
@@ -353,8 +400,14 @@ async function execute(ctx: Ctx, registry: Registry, site: string, build: (state
       }
     }
   }
+  if (write) {
+    const own = db.dialect.sqlToQuery(write);
+    const offset = compiled.params.length;
+    // `$n` outside the write's string literals are its parameters.
+    const text = own.sql.replace(/'(?:[^']|'')*'|\$(\d+)/g, (match, n?: string) => (n ? `$${Number(n) + offset}` : match));
+    return (await db.session.client.unsafe(compiled.text.replace(WRITTEN, () => text), [...compiled.params, ...own.params] as never[])) as Record<string, unknown>[];
+  }
   if (request?.method === 'GET') request.server.readCache?.depends(request, compiled.tables);
-  const db = ctx.db as unknown as DbInternals;
   return (await db.session.client.unsafe(compiled.text, compiled.params as never[])) as Record<string, unknown>[];
 }
 
@@ -367,11 +420,20 @@ const knownTables = (() => {
   return new RegExp(`"(${list.join('|')})"`, 'g');
 })();
 
-/** The tables and views a statement's text names (names inside its string literals, the documents' JSON templates, are not read). */
-function tablesOf(text: string): Set<string> {
-  const code = text.replace(/'(?:[^']|'')*'/g, "''");
+/** A statement's text without what its string literals hold (the documents' JSON templates name no table they read). */
+const withoutLiterals = (text: string) => text.replace(/'(?:[^']|'')*'/g, "''");
+
+/** The tables and views a statement's text (`withoutLiterals`) names. */
+function tablesOf(code: string): Set<string> {
   return new Set(Array.from(code.matchAll(knownTables), (m) => m[1]!));
 }
+
+/**
+ * How many times a statement's text (`withoutLiterals`) names `table` as a relation to read: every
+ * quoted occurrence but a column's qualifier (`"t"."c"`, `"t".*`) and an alias's name (`as "t"`).
+ * Counting more than it reads only ever scopes less.
+ */
+const tableReferences = (code: string, table: string) => code.match(new RegExp(`(?<!\\bas )"${table}"(?!\\.)`, 'g'))?.length ?? 0;
 
 /** What a read renders for `query`: its fieldsets and, per type, the relationships an include path loads below it. */
 function renderingOf(registry: Registry, model: Model, query: DocumentQuery): Rendering {
@@ -491,6 +553,12 @@ export async function readList(
   const rows = await execute(ctx, registry, `list ${model.type} ${parentModel?.type ?? ''}`, (statement) => {
     const parentSource = options.parent ? addParent(statement, ctx, options.parent) : undefined;
     const related = parentSource ? relatedTo(ctx, options.parent!.model, options.rel!, model, parentSource, true) : undefined;
+    // An event's records by their event id (named by id: an identifier names no number): the page and
+    // the count read the table's rows of that event alone, the `related` condition's.
+    const eventId = options.parent && /^\d{1,15}$/.test(options.parent.rawId) ? Number(options.parent.rawId) : undefined;
+    if (eventId !== undefined && tableName(options.parent!.model.table) === 'events' && options.rel?.foreignKey && model.columns[options.rel.foreignKey]?.name === 'event_id') {
+      statement.eventScopes.push({ table: tableName(model.table), eventId, references: 2 });
+    }
     const where = visible(ctx, model, options.base, related, options.filter) ?? sql`true`;
     const page = sql`select ${model.table}.* from ${model.table} where ${where} order by ${sql.join(orderBy(ctx, registry, model, query.sort), sql`, `)} ${pageLimits(query)}`;
     const primary = statement.add(sql`select *, row_number() over () as "__ord" from (${page}) q limit ${query.limit}`);
@@ -537,13 +605,14 @@ export async function readRecord(
   const parentRow = parentModel && rowFor(parentModel, (named as { rel: RelationshipSpec }).rel);
   // A write's own record: its whole row; the record a related path names: its id (nothing checks it).
   const recordRow = 'rawId' in named ? rowFor(model) : parentModel ? idOnly(model) : model.selection;
+  const write = 'write' in named ? named.write : undefined;
   const [raw] = await execute(ctx, registry, `record ${model.type} ${parentModel?.type ?? ''}`, (statement) => {
     const select = (where: SQL | undefined) => statement.add(sql`select ${model.table}.* from ${model.table} where ${where} order by ${model.id} limit 1`);
     let primary: string;
     let parentSource: string | undefined;
     if ('rawId' in named) primary = select(and(keyCondition(model, named.rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns)));
     else if ('id' in named) primary = select(eq(model.id, named.id));
-    else if ('write' in named) primary = statement.add(sql`${named.write} returning *`);
+    else if ('write' in named) primary = statement.add(sql`${sql.raw(WRITTEN)} returning *`);
     else {
       parentSource = addParent(statement, ctx, named.parent);
       primary = select(visible(ctx, model, relatedTo(ctx, named.parent.model, named.rel, model, parentSource, true)));
@@ -555,13 +624,24 @@ export async function readRecord(
     if (!parentModel) return sql`select ${record} from ${Statement.from(primary, model)}`;
     // The parent's row always (or 404); the related record's members only when there is one.
     return sql`select ${rowColumns(parentRow!, PARENT)}, r.* from ${Statement.from(parentSource!, parentModel)} left join (select ${record} from ${Statement.from(primary, model)}) r on true`;
-  });
+  }, { write });
   const result = (): RecordResult => ({ row: mapRow(recordRow, raw!), data: raw!.__data as string, ...(raw!.__included !== null ? { included: raw!.__included as string } : {}) });
   if (!parentModel) return raw && result();
   if (!raw) throw notFound();
   const parent = mapRow(parentRow!, raw, PARENT);
   if (raw.__data === null) return { parent } as RecordResult;
   return { ...result(), parent };
+}
+
+/**
+ * The live row a write names (as `findRow` reads it), locked until the transaction ends, so checks
+ * made on it (a session's state move) still hold when it is written; 404 when there is none.
+ */
+export async function lockRow(ctx: Ctx, registry: Registry, model: Model, rawId: string): Promise<Row> {
+  const where = () => and(keyCondition(model, rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns));
+  const [raw] = await execute(ctx, registry, `lock ${model.type}`, () => sql`select ${rowColumns(model.selection)} from ${model.table} where ${where()} limit 1 for update of ${model.table}`, { key: rawId });
+  if (!raw) throw notFound();
+  return mapRow(model.selection, raw);
 }
 
 /** The linkage of the record named by `rawId` through `rel` (records the caller may name), with the record's row. */

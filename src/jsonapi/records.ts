@@ -63,17 +63,15 @@ export function keyCondition(model: Model, raw: string): SQL {
 
 /**
  * The live row a path names, or 404; also 404 for rows that do not exist for the caller (the policy's
- * `existsFor`). Other visibility rules are the policy's `read`. A write `lock`s the row until its
- * transaction ends, so checks made on it (a session's state move) still hold when it is written.
+ * `existsFor`). Other visibility rules are the policy's `read`. A write locks it instead (`lockRow`).
  */
-export async function findRow(ctx: Ctx, model: Model, rawId: string, lock = false): Promise<Row> {
+export async function findRow(ctx: Ctx, model: Model, rawId: string): Promise<Row> {
   const { policy } = model.spec;
-  const query = ctx.db
+  const [row] = await ctx.db
     .select(model.selection)
     .from(model.table)
     .where(and(keyCondition(model, rawId), model.live, policy.existsFor?.(ctx, model.columns)))
     .limit(1);
-  const [row] = await (lock ? query.for('update', { of: model.table }) : query);
   if (!row) throw notFound();
   return row as Row;
 }

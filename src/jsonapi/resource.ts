@@ -10,6 +10,11 @@ export interface Ctx {
   caller: Caller | null;
   db: Db;
   request: FastifyRequest;
+  /**
+   * Set while the request's transaction has written nothing (a write's policy check): what it reads
+   * is what is committed, so lookups may come from the process's memos (see ReadCache.memo).
+   */
+  unwritten?: boolean;
 }
 
 /** Column key -> column of the table, or of an alias of it inside a subquery. */

@@ -9,9 +9,9 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../plugins/db.js';
 import { conflict, notFound, unprocessable } from './errors.js';
 import { valueKind, type Model, type Registry } from './model.js';
-import { readLinkage, readRecord, type RecordResult } from './read.js';
+import { lockRow, readLinkage, readRecord, type RecordResult } from './read.js';
 import { dropReadOnly, readOnlyLinkage } from './read-only.js';
-import { anyOf, findRow, joinOf, linkable, parseId } from './records.js';
+import { anyOf, joinOf, linkable, parseId } from './records.js';
 import type { Ctx, Row, ToManySpec, ToOneSpec, WriteInput } from './resource.js';
 import { hasNul, linkageIds, storableDate, type Linkage } from './values.js';
 
@@ -227,7 +227,7 @@ export function createRecord(w: Writer, model: Model, request: FastifyRequest, p
  * carries read-only members, with the document the caller reads of it, to compare them with.
  */
 async function lockedRecord(ctx: Ctx, registry: Registry, model: Model, rawId: string, input: WriteInput) {
-  const row = await findLocked(ctx, model, rawId);
+  const row = await lockRow(ctx, registry, model, rawId);
   const include = readOnlyLinkage(model, input);
   if (!include) return { row };
   // Read after the lock is held: a statement that waited for the lock would compare with related
@@ -235,7 +235,6 @@ async function lockedRecord(ctx: Ctx, registry: Registry, model: Model, rawId: s
   return (await readRecord(ctx, registry, model, { include, fields: new Map() }, { id: row.id }))!;
 }
 
-const findLocked = (ctx: Ctx, model: Model, rawId: string) => findRow(ctx, model, rawId, true);
 
 /** Changes the attributes and relationships a document names; answers with the record as a read returns it. */
 export function updateRecord(w: Writer, model: Model, request: FastifyRequest, rawId: string, documentId: string | undefined, input: WriteInput): Promise<RecordResult> {
@@ -246,7 +245,7 @@ export function updateRecord(w: Writer, model: Model, request: FastifyRequest, r
     const { row } = current;
     if (documentId !== String(row.id) && documentId !== rawId) throw conflict('The id in the document does not match the URL', '/data/id');
     await dropReadOnly(ctx, registry, model, input, current);
-    await spec.policy.update(ctx, row, input);
+    await spec.policy.update({ ...ctx, unwritten: true }, row, input);
     guardImmutable(registry, model, row, input.relationships);
     await checkRelated(ctx, registry, model, input.relationships, row);
     const values = await attributeValues(model, input.attributes);
@@ -267,8 +266,8 @@ export function deleteRecord(w: Writer, model: Model, request: FastifyRequest, r
     model,
     request,
     async (ctx, tx) => {
-      const row = await findLocked(ctx, model, rawId);
-      await spec.policy.delete(ctx, row);
+      const row = await lockRow(ctx, w.registry, model, rawId);
+      await spec.policy.delete({ ...ctx, unwritten: true }, row);
       await spec.hooks?.beforeDelete?.(ctx, row);
       if (spec.softDelete) await tx.update(model.table).set({ [spec.softDelete]: new Date() }).where(eq(model.id, row.id));
       else await tx.delete(model.table).where(eq(model.id, row.id));
@@ -290,7 +289,7 @@ export function changeRelationship(
   const { registry } = w;
   const rel = model.relationships.get(name)!;
   return transaction(w, model, request, async (ctx, tx) => {
-    const row = await findLocked(ctx, model, rawId);
+    const row = await lockRow(ctx, registry, model, rawId);
     const relationships = { [name]: linkageIds(data) };
     await model.spec.policy.update(ctx, row, { attributes: {}, relationships });
     guardImmutable(registry, model, row, relationships);

@@ -67,6 +67,27 @@ t.test('a kept statement answers the data as it is now', async (t) => {
   t.strictSame(after.body.data.map((s: { attributes: { title: string } }) => s.attributes.title), ['After'], 'and reads the new title');
 });
 
+t.test("a write's answer is compiled once per caller and URL; the write itself is rendered each time", async (t) => {
+  const patch = async (attributes: Record<string, unknown>, token = cast.owner.token) => {
+    renders = 0;
+    resetQueries();
+    const res = await call(app, { method: 'PATCH', url: `/v1/sessions/${session}`, token, body: { data: { type: 'session', id: session, attributes } } });
+    t.equal(res.status, 200);
+    return { attributes: res.body.data.attributes as Record<string, unknown>, compiled: renders, statements: [...queries] };
+  };
+  await patch({ title: 'Written once' });
+  const again = await patch({ title: "Written twice, with a $1 and a ' in it" });
+  t.equal(again.compiled, 0, 'the second write of the URL compiles no answer');
+  t.equal(again.attributes.title, "Written twice, with a $1 and a ' in it", 'and answers the value it wrote');
+  const other = await patch({ subtitle: 'Another column', language: 'German' });
+  t.equal(other.compiled, 0, 'another set of columns is another write, the same answer');
+  t.match(other.attributes, { title: "Written twice, with a $1 and a ' in it", subtitle: 'Another column', language: 'German' });
+  const update = other.statements.find((q) => q.includes('update "sessions"'))!;
+  t.match(update, /^with "p0" as \(update "sessions" set "subtitle" = \$\d+, "language" = \$\d+/, "the write goes in the answer's place");
+  t.ok((await patch({ title: 'By the organizer' }, cast.organizer.token)).compiled >= 1, 'another caller: another answer');
+  t.equal((await read(`/v1/sessions/${session}`)).body.data.attributes.title, 'By the organizer', 'a read sees what was written');
+});
+
 t.test("the caller's rights are part of the key: a demoted administrator runs a statement of its own", async (t) => {
   const admin = await seedUser(app, { admin: true });
   const path = `/v1/events/${draft.id}/sessions`;

@@ -13,8 +13,9 @@
 import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { eventRoles, events } from '../../../db/schema/index.js';
+import { wantsFresh } from '../../../plugins/read-cache.js';
 import { isStaff, loggedIn, type Caller } from '../../auth/caller.js';
-import { constant, forbidden, integerId, notFound, type Columns, type Ctx } from '../../jsonapi/index.js';
+import { constant, forbidden, integerId, notFound, renderedOnce, type Columns, type Ctx } from '../../jsonapi/index.js';
 
 /** Roles that see the event but give no rights on it. */
 export const MEMBER_ROLES = ['track_organizer', 'registrar', 'moderator'] as const;
@@ -74,25 +75,39 @@ interface Access {
 
 const cache = new WeakMap<Ctx['request'], Map<number, Access | null>>();
 
-/** The live event's state and the caller's strongest role in it, read once per request. */
+/** The tables `accessQuery` reads. */
+const ACCESS_TABLES = ['events', 'event_roles'];
+
+/** The live event's state, whether the user owns it, and the user's roles in it (every write asks). */
+const accessQuery = renderedOnce((db) => {
+  const user = sql.placeholder('user');
+  return db
+    .select({
+      state: events.state,
+      owner: sql`${events.ownerId} = ${user}`,
+      roles: sql`array(select ${eventRoles.role} from ${eventRoles} where ${eventRoles.eventId} = ${events.id} and ${eventRoles.userId} = ${user})`,
+    })
+    .from(events)
+    .where(and(eq(events.id, sql.placeholder('event')), isNull(events.deletedAt)))
+    .limit(1);
+});
+
+/**
+ * The live event's state and the caller's strongest role in it, read once per request; where the
+ * transaction has written nothing yet (`ctx.unwritten`), from the read cache's memo while neither
+ * events nor event_roles changed.
+ */
 async function accessTo(ctx: Ctx, eventId: number): Promise<Access | null> {
   const known = cache.get(ctx.request) ?? new Map<number, Access | null>();
   cache.set(ctx.request, known);
   if (known.has(eventId)) return known.get(eventId)!;
-  const userId = ctx.caller?.id ?? 0;
-  const [row] = await ctx.db
-    .select({
-      state: events.state,
-      owner: sql<boolean>`${events.ownerId} = ${userId}`,
-      roles: sql<string[]>`array(select ${eventRoles.role} from ${eventRoles}
-        where ${eventRoles.eventId} = ${events.id} and ${eventRoles.userId} = ${userId})`,
-    })
-    .from(events)
-    .where(and(eq(events.id, eventId), isNull(events.deletedAt)))
-    .limit(1);
+  const user = ctx.caller?.id ?? 0;
+  const load = async () => ((await accessQuery(ctx.db, { user, event: eventId })) as [string, boolean, string[]][])[0];
+  const memos = ctx.unwritten && !wantsFresh(ctx.request) ? ctx.request.server.readCache : null;
+  const row = await (memos ? memos.memo(`access ${user} ${eventId}`, ACCESS_TABLES, load) : load());
   const strongest = (roles: string[], owner: boolean): EventRole | null =>
     owner ? 'owner' : ((['organizer', 'coorganizer', ...MEMBER_ROLES] as const).find((r) => roles.includes(r)) ?? null);
-  const access = row ? { state: row.state, role: strongest(row.roles, row.owner) } : null;
+  const access = row ? { state: row[0], role: strongest(row[2], row[1]) } : null;
   known.set(eventId, access);
   return access;
 }
