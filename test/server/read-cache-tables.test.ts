@@ -47,9 +47,12 @@ t.teardown(() => sql.end());
 
 const notificationsSettled = () => settled(app, sql);
 
-/** A change of `table` by another connection (a statement trigger notifies even when no row matches), once notified here. */
+/** A change of `table` by another connection (of no row where it has no event_id: a statement trigger notifies even so), once notified here. */
 async function touch(table: string) {
-  await sql.unsafe(`delete from ${table} where false`);
+  // A table with an event_id names the events of the rows changed (migration 0025): change them all.
+  const [{ byEvent }] = await sql<{ byEvent: boolean }[]>`
+    select exists(select 1 from information_schema.columns where table_schema = 'public' and table_name = ${table} and column_name = 'event_id') as "byEvent"`;
+  await sql.unsafe(byEvent ? `update ${table} set event_id = event_id` : `delete from ${table} where false`);
   await notificationsSettled();
 }
 
