@@ -53,10 +53,10 @@ interface Pending {
  * depends on every table. Every committed change of an application table notifies `oe_change` with
  * the table's name (statement triggers, whichever process or worker wrote), which evicts the
  * entries that read it; a change that names the events of its rows (CHANGE_CHANNEL) spares the
- * entries that read only other events' rows of the table (`eventScoped`); the answer of a write request this process serves leaves only once the
- * notifications of what it committed have been handled here (the plugin's fence), so a client reads
- * its own writes here at once and other processes' writes as soon as their notification arrives
- * (milliseconds). An answer whose computation overlapped a change of one of its tables (of any
+ * entries that read only other events' rows of the table (`eventScoped`). The answer of a write
+ * request this process serves leaves only once the notifications of what it committed have been
+ * handled here (the plugin's fence), so a client reads its own writes here at once and other
+ * processes' writes as soon as their notification arrives (milliseconds). An answer whose computation overlapped a change of one of its tables (of any
  * table, when it named none) is not kept. The caller lookup of a token is memoized under the same
  * rule over the tables the lookup reads (a deleted or demoted account, an ended login, is a change).
  * `Cache-Control: no-cache` on a request skips both lookups.

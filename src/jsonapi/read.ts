@@ -9,13 +9,13 @@
 import { and, eq, fillPlaceholders, getTableName, is, sql, type SQL } from 'drizzle-orm';
 import { alias, getViewConfig, PgTable, PgView, type PgColumn } from 'drizzle-orm/pg-core';
 import * as schema from '../../db/schema/index.js';
+import type { Db } from '../../plugins/db.js';
 import { callerKey, eventScoped } from '../../plugins/read-cache.js';
 import { notFound } from './errors.js';
 import { columnsOf, visibleIn } from './filter.js';
 import type { Model, Registry } from './model.js';
 import { orderBy, type DocumentQuery, type Fieldsets, type IncludeTree, type ListQuery } from './query.js';
 import { joinOf, keyCondition, visible } from './records.js';
-import type { Db } from '../../plugins/db.js';
 import type { Columns, Ctx, RelationshipSpec, Row, ToManySpec } from './resource.js';
 
 export const API_PREFIX = '/v1';
@@ -638,8 +638,16 @@ export async function readRecord(
  * made on it (a session's state move) still hold when it is written; 404 when there is none.
  */
 export async function lockRow(ctx: Ctx, registry: Registry, model: Model, rawId: string): Promise<Row> {
-  const where = () => and(keyCondition(model, rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns));
-  const [raw] = await execute(ctx, registry, `lock ${model.type}`, () => sql`select ${rowColumns(model.selection)} from ${model.table} where ${where()} limit 1 for update of ${model.table}`, { key: rawId });
+  const [raw] = await execute(
+    ctx,
+    registry,
+    `lock ${model.type}`,
+    () => {
+      const where = and(keyCondition(model, rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns));
+      return sql`select ${rowColumns(model.selection)} from ${model.table} where ${where} limit 1 for update of ${model.table}`;
+    },
+    { key: rawId },
+  );
   if (!raw) throw notFound();
   return mapRow(model.selection, raw);
 }
