@@ -1,6 +1,6 @@
 /**
- * Which tables a request changed, from the `oe_change` notifications of migration 0010 (one per table
- * and committed transaction). No waiting on the clock: after the answer, a fence notification is sent
+ * Which tables a request changed, from the `oe_change` notifications of migrations 0010 and 0025 (per
+ * table and committed transaction, or per statement with the events of the rows: `sessions:12`). No waiting on the clock: after the answer, a fence notification is sent
  * on another connection; PostgreSQL delivers notifications in commit order, so once the fence arrives
  * every change committed before it has arrived too.
  */
@@ -26,7 +26,7 @@ export async function watchWrites(url: string): Promise<WriteWatcher> {
   await sql.listen(CHANNEL, (payload) => {
     const fence = fences.get(payload);
     if (fence) fence();
-    else if (!payload.startsWith('fuzz-fence:')) changed.push(payload);
+    else if (!payload.startsWith('fuzz-fence:')) changed.push(payload.split(':')[0]!);
   });
   return {
     async settle() {
