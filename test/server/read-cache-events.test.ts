@@ -51,7 +51,7 @@ t.test('the triggers name the events of the rows a change touched', async (t) =>
   t.equal(await next(() => sql`update sessions set title = 'Beta again' where id = ${betaSession}`), `sessions:${beta.id}`, 'an update names its row’s event');
   const moved = await next(() => sql`update sessions set event_id = ${alpha.id} where id = ${betaSession}`);
   t.strictSame(moved.slice('sessions:'.length).split(',').sort(), [alpha.id, beta.id].sort(), 'a row moved to another event names both');
-  await sql`update sessions set event_id = ${beta.id} where id = ${betaSession}`;
+  await next(() => sql`update sessions set event_id = ${beta.id} where id = ${betaSession}`);
   t.equal(await next(() => sql`update sessions set title = 'none' where false`), 'sessions:', 'a change of no row names no event');
   const doomed = await sessionOf(alpha.id, 'Doomed');
   t.equal(await next(() => sql`delete from sessions where id = ${doomed}`), `sessions:${alpha.id}`, 'a delete names its row’s event');
