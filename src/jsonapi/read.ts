@@ -599,14 +599,16 @@ export async function readRecord(
   registry: Registry,
   model: Model,
   query: DocumentQuery,
-  named: { rawId: string } | { id: unknown } | { write: SQL } | { parent: Parent; rel: RelationshipSpec },
+  named: { rawId: string } | { id: unknown } | { write: SQL; idOnly?: boolean } | { parent: Parent; rel: RelationshipSpec },
 ): Promise<RecordResult | undefined> {
   const parentModel = 'parent' in named ? named.parent.model : undefined;
   const parentRow = parentModel && rowFor(parentModel, (named as { rel: RelationshipSpec }).rel);
-  // A write's own record: its whole row; the record a related path names: its id (nothing checks it).
-  const recordRow = 'rawId' in named ? rowFor(model) : parentModel ? idOnly(model) : model.selection;
+  // A write's own record: its whole row (its id where the write needs no more); the record a related
+  // path names: its id (nothing checks it).
+  const recordRow = 'rawId' in named ? rowFor(model) : parentModel || ('write' in named && named.idOnly) ? idOnly(model) : model.selection;
   const write = 'write' in named ? named.write : undefined;
-  const [raw] = await execute(ctx, registry, `record ${model.type} ${parentModel?.type ?? ''}`, (statement) => {
+  const site = `record ${model.type} ${parentModel?.type ?? ''}${'write' in named && named.idOnly ? ' id' : ''}`;
+  const [raw] = await execute(ctx, registry, site, (statement) => {
     const select = (where: SQL | undefined) => statement.add(sql`select ${model.table}.* from ${model.table} where ${where} order by ${model.id} limit 1`);
     let primary: string;
     let parentSource: string | undefined;

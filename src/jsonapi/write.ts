@@ -252,7 +252,8 @@ export function updateRecord(w: Writer, model: Model, request: FastifyRequest, r
     foreignKeyValues(registry, model, input.relationships, values);
     await spec.hooks?.beforeUpdate?.(ctx, row, values, input);
     const write = Object.keys(values).length > 0 ? tx.update(model.table).set(values).where(eq(model.id, row.id)).getSQL() : undefined;
-    const updated = (await readRecord(ctx, registry, model, NOTHING_INCLUDED, write ? { write } : { id: row.id }))!;
+    // The answer's row: its id is all the route reads.
+    const updated = (await readRecord(ctx, registry, model, NOTHING_INCLUDED, write ? { write, idOnly: true } : { id: row.id }))!;
     await replaceToMany(ctx, registry, model, row.id, input.relationships);
     return updated;
   });
