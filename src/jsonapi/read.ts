@@ -15,7 +15,7 @@ import { notFound } from './errors.js';
 import { columnsOf, visibleIn } from './filter.js';
 import type { Model, Registry } from './model.js';
 import { orderBy, type DocumentQuery, type Fieldsets, type IncludeTree, type ListQuery } from './query.js';
-import { joinOf, keyCondition, visible } from './records.js';
+import { joinOf, namedRow, visible } from './records.js';
 import type { Columns, Ctx, RelationshipSpec, Row, ToManySpec } from './resource.js';
 
 export const API_PREFIX = '/v1';
@@ -505,7 +505,7 @@ export interface Parent {
 function addParent(statement: Statement, ctx: Ctx, parent: Parent): string {
   const { model } = parent;
   const source = statement.add(
-    sql`select ${model.table}.* from ${model.table} where ${and(keyCondition(model, parent.rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns))} limit 1`,
+    sql`select ${model.table}.* from ${model.table} where ${namedRow(ctx, model, parent.rawId)} limit 1`,
   );
   statement.anchors.set(model, source);
   return source;
@@ -612,7 +612,7 @@ export async function readRecord(
     const select = (where: SQL | undefined) => statement.add(sql`select ${model.table}.* from ${model.table} where ${where} order by ${model.id} limit 1`);
     let primary: string;
     let parentSource: string | undefined;
-    if ('rawId' in named) primary = select(and(keyCondition(model, named.rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns)));
+    if ('rawId' in named) primary = select(namedRow(ctx, model, named.rawId));
     else if ('id' in named) primary = select(eq(model.id, named.id));
     else if ('write' in named) primary = statement.add(sql`${sql.raw(WRITTEN)} returning *`);
     else {
@@ -644,10 +644,7 @@ export async function lockRow(ctx: Ctx, registry: Registry, model: Model, rawId:
     ctx,
     registry,
     `lock ${model.type}`,
-    () => {
-      const where = and(keyCondition(model, rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns));
-      return sql`select ${rowColumns(model.selection)} from ${model.table} where ${where} limit 1 for update of ${model.table}`;
-    },
+    () => sql`select ${rowColumns(model.selection)} from ${model.table} where ${namedRow(ctx, model, rawId)} limit 1 for update of ${model.table}`,
     { key: rawId },
   );
   if (!raw) throw notFound();
@@ -660,7 +657,7 @@ export async function readLinkage(ctx: Ctx, registry: Registry, model: Model, re
   const row = 'rawId' in named ? rowFor(model, rel) : idOnly(model);
   const [raw] = await execute(ctx, registry, `linkage ${model.type} ${rel.type}`, (statement) => {
     const where =
-      'rawId' in named ? and(keyCondition(model, named.rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns)) : eq(model.id, named.id);
+      'rawId' in named ? namedRow(ctx, model, named.rawId) : eq(model.id, named.id);
     const primary = statement.add(sql`select ${model.table}.* from ${model.table} where ${where} limit 1`);
     const data = concat(linkageJson(statement, model.columns, rel, true));
     return sql`select ${rowColumns(row)}, ${data} as "__data" from ${Statement.from(primary, model)}`;

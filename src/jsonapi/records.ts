@@ -62,16 +62,18 @@ export function keyCondition(model: Model, raw: string): SQL {
 }
 
 /**
+ * The row a path names by `rawId`, as it exists for the caller: live, and within the policy's
+ * `existsFor` (rows that do not exist for the caller answer 404 like rows that do not exist).
+ */
+export const namedRow = (ctx: Ctx, model: Model, rawId: string): SQL | undefined =>
+  and(keyCondition(model, rawId), model.live, model.spec.policy.existsFor?.(ctx, model.columns));
+
+/**
  * The live row a path names, or 404; also 404 for rows that do not exist for the caller (the policy's
  * `existsFor`). Other visibility rules are the policy's `read`. A write locks it instead (`lockRow`).
  */
 export async function findRow(ctx: Ctx, model: Model, rawId: string): Promise<Row> {
-  const { policy } = model.spec;
-  const [row] = await ctx.db
-    .select(model.selection)
-    .from(model.table)
-    .where(and(keyCondition(model, rawId), model.live, policy.existsFor?.(ctx, model.columns)))
-    .limit(1);
+  const [row] = await ctx.db.select(model.selection).from(model.table).where(namedRow(ctx, model, rawId)).limit(1);
   if (!row) throw notFound();
   return row as Row;
 }

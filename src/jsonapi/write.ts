@@ -235,7 +235,6 @@ async function lockedRecord(ctx: Ctx, registry: Registry, model: Model, rawId: s
   return (await readRecord(ctx, registry, model, { include, fields: new Map() }, { id: row.id }))!;
 }
 
-
 /** Changes the attributes and relationships a document names; answers with the record as a read returns it. */
 export function updateRecord(w: Writer, model: Model, request: FastifyRequest, rawId: string, documentId: string | undefined, input: WriteInput): Promise<RecordResult> {
   const { registry } = w;
