@@ -31,7 +31,9 @@ export async function loadViewTables(sql: postgres.Sql): Promise<Map<string, str
  * A round trip through this process's LISTEN connection: `passed()` notifies a channel only this
  * process listens to and waits until that notification comes back. PostgreSQL delivers
  * notifications in commit order over one queue, so by then every change notification of a
- * transaction committed before the call has been handled here.
+ * transaction committed before the call has been handled here. A transaction can carry the
+ * notification itself (`mark()`): sent just before its commit, it comes back after the
+ * transaction's own change notifications, with no round trip of its own.
  */
 export class ChangeFence {
   readonly channel = `oe_read_cache_${randomBytes(8).toString('hex')}`;
@@ -55,23 +57,49 @@ export class ChangeFence {
 
   /** True once everything committed before the call has been notified here; false when that cannot be told in time. */
   async passed(): Promise<boolean> {
-    if (!this.listening) return false;
-    const token = String(++this.sent);
-    let timer: NodeJS.Timeout | undefined;
-    const arrived = new Promise<boolean>((resolve) => this.waiting.set(token, () => resolve(true)));
-    const late = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), this.timeoutMs);
-      timer.unref();
-    });
-    try {
-      const sent = this.sql`select pg_notify(${this.channel}, ${token})`.then(
-        () => arrived,
-        () => false,
-      );
-      return await Promise.race([sent, late]);
-    } finally {
-      clearTimeout(timer);
-      this.waiting.delete(token);
-    }
+    const mark = this.mark();
+    if (!mark) return false;
+    return mark.passed(this.sql`select pg_notify(${mark.channel}, ${mark.token})`);
   }
+
+  /**
+   * A notification to send (`select pg_notify(channel, token)`) in a transaction; `passed()` once
+   * it has been sent and committed, `cancel()` when it will never come (the transaction failed).
+   * Undefined when not listening.
+   */
+  mark(): FenceMark | undefined {
+    if (!this.listening) return undefined;
+    const token = String(++this.sent);
+    let came = () => {};
+    const arrived = new Promise<boolean>((resolve) => (came = () => resolve(true)));
+    this.waiting.set(token, came);
+    const cancel = () => void this.waiting.delete(token);
+    return {
+      channel: this.channel,
+      token,
+      cancel,
+      passed: async (sent = Promise.resolve()) => {
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), this.timeoutMs);
+          timer.unref();
+        });
+        try {
+          return await Promise.race([sent.then(() => arrived, () => false), late]);
+        } finally {
+          clearTimeout(timer);
+          cancel();
+        }
+      },
+    };
+  }
+}
+
+/** One notification of a ChangeFence (see `mark`). */
+export interface FenceMark {
+  channel: string;
+  token: string;
+  /** True once the notification has come back, after `sent` (its statement) succeeded; false when not in time. */
+  passed(sent?: Promise<unknown>): Promise<boolean>;
+  cancel(): void;
 }

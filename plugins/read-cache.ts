@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ChangeFence, loadViewTables } from './read-cache-feed.js';
+import { ChangeFence, type FenceMark, loadViewTables } from './read-cache-feed.js';
 
 /**
  * The channel the database's change triggers notify (migrations 0010 and 0025): `<table>` for a
@@ -86,6 +86,10 @@ export class ReadCache {
   private pending = new WeakMap<FastifyRequest, Pending>();
   /** The base tables of each view (see `loadViewTables`). */
   views = new Map<string, string[]>();
+  /** This process's fence (see ChangeFence), once the plugin listens. */
+  fence: ChangeFence | null = null;
+  /** The fence of each write request's last committed transaction that carried one. */
+  private fenced = new WeakMap<FastifyRequest, FenceMark>();
 
   constructor(private readonly maxBytes: number) {}
 
@@ -135,6 +139,35 @@ export class ReadCache {
     }
     this.forgetUndeclared();
     if (this.memoTables.has(table)) this.memos.clear();
+  }
+
+  /**
+   * A fence for a write transaction of `request` to notify (`select pg_notify(channel, token)`) just
+   * before its commit, ended with whether the transaction committed: the request's answer then waits
+   * for that notification (`takeFence`) instead of a fence of its own. Undefined when not listening.
+   */
+  transactionFence(request: FastifyRequest): { channel: string; token: string; ended(committed: boolean): void } | undefined {
+    const mark = this.fence?.mark();
+    if (!mark) return undefined;
+    return {
+      channel: mark.channel,
+      token: mark.token,
+      ended: (committed) => {
+        this.fenced.get(request)?.cancel();
+        if (committed) this.fenced.set(request, mark);
+        else {
+          mark.cancel();
+          this.fenced.delete(request);
+        }
+      },
+    };
+  }
+
+  /** The fence of the request's last transaction, when it carried one and committed (see `transactionFence`). */
+  takeFence(request: FastifyRequest): FenceMark | undefined {
+    const mark = this.fenced.get(request);
+    this.fenced.delete(request);
+    return mark;
   }
 
   /** Forgets the answers that named no table (a write by this process may have changed any). */
@@ -304,9 +337,11 @@ export default fp(
       }
       // A write: what it changed is dropped before its answer leaves. Answers that named no table
       // go at once (a refused write drops them too, as it always has); the others once the
-      // notifications of the write's transactions have come back.
+      // notifications of the write's transactions have come back: the fence its last transaction
+      // carried, or one sent now.
       cache.forgetUndeclared();
-      if (!(await fence.passed())) cache.clear();
+      const carried = cache.takeFence(request);
+      if (!(await (carried ? carried.passed() : fence.passed()))) cache.clear();
       return payload;
     });
     // Until the first notification connection stands, and after each reconnection (notifications
@@ -315,6 +350,7 @@ export default fp(
       cache.views = await loadViewTables(app.sql);
       await app.sql.listen(CHANGE_CHANNEL, (payload) => cache.changed(payload), () => cache.clear());
       await fence.listen();
+      cache.fence = fence;
     });
   },
   { name: 'read-cache', dependencies: ['db'] },

@@ -317,7 +317,20 @@ class Statement {
 
 interface DbInternals {
   dialect: { sqlToQuery(sql: SQL): { sql: string; params: unknown[] } };
-  session: { client: { unsafe(query: string, params: never[]): Promise<unknown[]> & { values(): Promise<unknown[][]> } } };
+  session: { client: { unsafe(query: string, params: never[]): Pending<unknown[]> & { values(): Pending<unknown[][]> } } };
+}
+
+/** A postgres.js query: `execute()` queues it on its connection now, before any later statement. */
+type Pending<T> = Promise<T> & { execute(): Promise<T> };
+
+/**
+ * Sends `query` on `db` now (drizzle's own execution queues it some ticks later): a transaction's
+ * statements go out in the order of the calls, and one sent just before the commit goes out with it.
+ */
+export function sendNow(db: Db, query: SQL): Promise<unknown[]> {
+  const { dialect, session } = db as unknown as DbInternals;
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return session.client.unsafe(text, params as never[]).execute();
 }
 
 /**
@@ -405,10 +418,10 @@ async function execute(
     const offset = compiled.params.length;
     // `$n` outside the write's string literals are its parameters.
     const text = own.sql.replace(/'(?:[^']|'')*'|\$(\d+)/g, (match, n?: string) => (n ? `$${Number(n) + offset}` : match));
-    return (await db.session.client.unsafe(compiled.text.replace(WRITTEN, () => text), [...compiled.params, ...own.params] as never[])) as Record<string, unknown>[];
+    return (await db.session.client.unsafe(compiled.text.replace(WRITTEN, () => text), [...compiled.params, ...own.params] as never[]).execute()) as Record<string, unknown>[];
   }
   if (request?.method === 'GET') request.server.readCache?.depends(request, compiled.tables);
-  return (await db.session.client.unsafe(compiled.text, compiled.params as never[])) as Record<string, unknown>[];
+  return (await db.session.client.unsafe(compiled.text, compiled.params as never[]).execute()) as Record<string, unknown>[];
 }
 
 const tableName = (table: PgTable) => (table as unknown as Record<symbol, string>)[Symbol.for('drizzle:Name')]!;

@@ -9,7 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../plugins/db.js';
 import { conflict, notFound, unprocessable } from './errors.js';
 import { valueKind, type Model, type Registry } from './model.js';
-import { lockRow, readLinkage, readRecord, type RecordResult } from './read.js';
+import { lockRow, readLinkage, readRecord, sendNow, type RecordResult } from './read.js';
 import { dropReadOnly, readOnlyLinkage } from './read-only.js';
 import { anyOf, joinOf, linkable, parseId } from './records.js';
 import type { Ctx, Row, ToManySpec, ToOneSpec, WriteInput } from './resource.js';
@@ -192,10 +192,55 @@ export interface Writer {
   ctx(request: FastifyRequest, db?: Db): Ctx;
 }
 
-/** Runs `body` in one transaction of the request; constraint violations become client errors. */
-function transaction<T>(w: Writer, model: Model, request: FastifyRequest, body: (ctx: Ctx, tx: Db) => Promise<T>, deleting = false): Promise<T> {
-  return w.db.transaction((tx) => body(w.ctx(request, tx), tx as unknown as Db)).catch(rethrowDbError(model, deleting));
+/**
+ * What a transaction's body answers when its last statement is still in flight (sent with `sendNow`
+ * or a read's `execute`, which send at the call): the commit goes out right behind it, in the same
+ * round trip, and the row locks are held one round trip less. Should the statement fail, the
+ * transaction has failed with it and the commit rolls back; its error is the write's.
+ */
+class LastStatement<T> {
+  constructor(readonly answer: Promise<T>) {}
 }
+
+const ignore = () => {};
+
+/**
+ * Runs `body` in one transaction of the request; constraint violations become client errors. The
+ * read cache's fence (see ReadCache.transactionFence) rides on the transaction, sent just before
+ * the commit, so the answer waits for no round trip of its own.
+ */
+async function transaction<T>(
+  w: Writer,
+  model: Model,
+  request: FastifyRequest,
+  body: (ctx: Ctx, tx: Db) => Promise<T | LastStatement<T>>,
+  deleting = false,
+): Promise<T> {
+  const fence = request.server.readCache?.transactionFence(request);
+  let committed = false;
+  try {
+    const { answer, fenced } = await w.db.transaction(async (tx) => {
+      const out = await body(w.ctx(request, tx), tx as unknown as Db);
+      const answer = out instanceof LastStatement ? out.answer : Promise.resolve(out);
+      const fenced = fence && sendNow(tx as unknown as Db, sql`select pg_notify(${fence.channel}, ${fence.token})`);
+      // Awaited once the transaction ends (an object, not a promise, so the commit does not wait).
+      answer.catch(ignore);
+      fenced?.catch(ignore);
+      return { answer, fenced };
+    });
+    const value = await answer;
+    await fenced;
+    committed = true;
+    return value;
+  } catch (err) {
+    return rethrowDbError(model, deleting)(err);
+  } finally {
+    fence?.ended(committed);
+  }
+}
+
+/** Whether a write replaces to-many links (statements after its own). */
+const replacesToMany = (input: WriteInput) => Object.values(input.relationships).some(Array.isArray);
 
 const NOTHING_INCLUDED = { include: new Map(), fields: new Map() };
 
@@ -215,7 +260,9 @@ export function createRecord(w: Writer, model: Model, request: FastifyRequest, p
     const values = await attributeValues(model, input.attributes);
     foreignKeyValues(registry, model, input.relationships, values);
     await spec.hooks?.beforeCreate?.(ctx, values, input);
-    const created = (await readRecord(ctx, registry, model, NOTHING_INCLUDED, { write: tx.insert(model.table).values(values).getSQL() }))!;
+    const answer = readRecord(ctx, registry, model, NOTHING_INCLUDED, { write: tx.insert(model.table).values(values).getSQL() }).then((r) => r!);
+    if (!replacesToMany(input) && !spec.hooks?.afterCreate) return new LastStatement(answer);
+    const created = await answer;
     await replaceToMany(ctx, registry, model, created.row.id, input.relationships);
     await spec.hooks?.afterCreate?.(ctx, created.row, input);
     return created;
@@ -252,7 +299,9 @@ export function updateRecord(w: Writer, model: Model, request: FastifyRequest, r
     await spec.hooks?.beforeUpdate?.(ctx, row, values, input);
     const write = Object.keys(values).length > 0 ? tx.update(model.table).set(values).where(eq(model.id, row.id)).getSQL() : undefined;
     // The answer's row: its id is all the route reads.
-    const updated = (await readRecord(ctx, registry, model, NOTHING_INCLUDED, write ? { write, idOnly: true } : { id: row.id }))!;
+    const answer = readRecord(ctx, registry, model, NOTHING_INCLUDED, write ? { write, idOnly: true } : { id: row.id }).then((r) => r!);
+    if (!replacesToMany(input)) return new LastStatement(answer);
+    const updated = await answer;
     await replaceToMany(ctx, registry, model, row.id, input.relationships);
     return updated;
   });
@@ -269,8 +318,10 @@ export function deleteRecord(w: Writer, model: Model, request: FastifyRequest, r
       const row = await lockRow(ctx, w.registry, model, rawId);
       await spec.policy.delete({ ...ctx, unwritten: true }, row);
       await spec.hooks?.beforeDelete?.(ctx, row);
-      if (spec.softDelete) await tx.update(model.table).set({ [spec.softDelete]: new Date() }).where(eq(model.id, row.id));
-      else await tx.delete(model.table).where(eq(model.id, row.id));
+      const write = spec.softDelete
+        ? tx.update(model.table).set({ [spec.softDelete]: new Date() }).where(eq(model.id, row.id))
+        : tx.delete(model.table).where(eq(model.id, row.id));
+      return new LastStatement(sendNow(tx, write.getSQL()).then(ignore));
     },
     true,
   );
@@ -301,6 +352,6 @@ export function changeRelationship(
     } else {
       await changeLinks(ctx, registry, model, name, row.id, relationships[name] as string[], mode);
     }
-    return { id: row.id, linkage: (await readLinkage(ctx, registry, model, rel, { id: row.id })).data };
+    return new LastStatement(readLinkage(ctx, registry, model, rel, { id: row.id }).then(({ data }) => ({ id: row.id, linkage: data })));
   });
 }
