@@ -2,9 +2,10 @@
  * The driver's transactions with `begin` pipelined (db/patches/postgres+3.4.9-pipelined-begin.patch):
  * the first statement of a transaction leaves before PostgreSQL has answered `begin` (seen through a
  * proxy that holds the server's answers back), and a transaction still commits, rolls back on an
- * error of any of its statements, and leaves its connection outside any transaction.
+ * error of any of its statements, and leaves its connection outside any transaction. Its commit
+ * leaves at once (db/patches/postgres+3.4.9-commit-flush.patch), not a turn of the event loop later.
  */
-import { createServer, connect, type Socket } from 'node:net';
+import { createServer, connect, Socket } from 'node:net';
 import postgres from 'postgres';
 import t from 'tap';
 import { createTestDatabase } from '../helpers/database.js';
@@ -80,4 +81,26 @@ t.test('a transaction commits, rolls back on any error, and leaves no transactio
   t.strictSame([...states], [{ state: 'idle' }], 'the connection is outside any transaction');
   const results = await sql.begin((tx) => [tx`select 1 as a`, tx`select 2 as b`]);
   t.strictSame(results.flatMap((r) => [...r]), [{ a: 1 }, { b: 2 }], 'statements returned as an array still run in the transaction');
+});
+
+t.test('the commit is written at once, before the callbacks of the next turn of the event loop', async (t) => {
+  const order: string[] = [];
+  let armed = false;
+  const write = Socket.prototype.write;
+  // After the transaction's last statement has been answered, the driver's next write to the proxy is the commit.
+  Socket.prototype.write = function (this: Socket, ...args: unknown[]) {
+    if (armed && this.remotePort === Number(viaProxy.port)) {
+      order.push('commit written');
+      armed = false;
+    }
+    return (write as (...a: unknown[]) => boolean).apply(this, args);
+  } as typeof write;
+  t.teardown(() => void (Socket.prototype.write = write));
+  await sql.begin(async (tx) => {
+    await tx`select 'last statement'`;
+    armed = true;
+    setImmediate(() => order.push('next turn'));
+  });
+  await new Promise((resolve) => setImmediate(resolve));
+  t.strictSame(order, ['commit written', 'next turn']);
 });
