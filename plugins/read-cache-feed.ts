@@ -50,7 +50,10 @@ export class ChangeFence {
   async listen(): Promise<void> {
     await this.sql.listen(
       this.channel,
-      (payload) => this.waiting.get(payload)?.(),
+      (payload) => {
+        this.waiting.get(payload)?.();
+        this.waiting.delete(payload);
+      },
       () => void (this.listening = true),
     );
   }
