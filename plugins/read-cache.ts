@@ -86,12 +86,14 @@ export class ReadCache {
   private pending = new WeakMap<FastifyRequest, Pending>();
   /** The base tables of each view (see `loadViewTables`). */
   views = new Map<string, string[]>();
-  /** This process's fence (see ChangeFence), once the plugin listens. */
-  fence: ChangeFence | null = null;
   /** The fence of each write request's last committed transaction that carried one. */
   private fenced = new WeakMap<FastifyRequest, FenceMark>();
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxBytes: number,
+    /** This process's fence (see ChangeFence): none, no fence rides on a transaction. */
+    private readonly fence?: ChangeFence,
+  ) {}
 
   /** Forgets everything (the notifications may have been missed, or a change cannot be told apart). */
   clear(): void {
@@ -327,8 +329,8 @@ export default fp(
       app.decorate('readCache', null);
       return;
     }
-    const cache = new ReadCache(options.maxBytes);
     const fence = new ChangeFence(app.sql, FENCE_TIMEOUT_MS);
+    const cache = new ReadCache(options.maxBytes, fence);
     app.decorate('readCache', cache);
     app.addHook('onSend', async (request, reply, payload) => {
       if (SAFE.has(request.method)) {
@@ -350,7 +352,6 @@ export default fp(
       cache.views = await loadViewTables(app.sql);
       await app.sql.listen(CHANGE_CHANNEL, (payload) => cache.changed(payload), () => cache.clear());
       await fence.listen();
-      cache.fence = fence;
     });
   },
   { name: 'read-cache', dependencies: ['db'] },
