@@ -55,6 +55,21 @@ t.test('the triggers name the events of the rows a change touched', async (t) =>
   t.equal(await next(() => sql`update sessions set title = 'none' where false`), 'sessions:', 'a change of no row names no event');
   const doomed = await sessionOf(alpha.id, 'Doomed');
   t.equal(await next(() => sql`delete from sessions where id = ${doomed}`), `sessions:${alpha.id}`, 'a delete names its row’s event');
+  // More events than fit in a notification (4,000 characters of ids): the table alone, so every answer
+  // that read it goes. Copies of Alpha and its session with ids of ten digits, 400 of them.
+  const BULK = 1_000_000_000;
+  const copies = (table: string, id: string, extra: string) =>
+    sql.unsafe(`insert into ${table} select (jsonb_populate_record(null::${table}, to_jsonb(r) || jsonb_build_object('id', ${BULK} + g${extra}))).* from ${table} r, generate_series(1, 400) g where r.id = ${Number(id)}`);
+  await copies('events', alpha.id, `, 'identifier', 'bulk' || g`);
+  t.equal(await next(() => copies('sessions', alphaSession, `, 'event_id', ${BULK} + g`)), 'sessions', 'an insert into 400 events names the table alone');
+  await notificationsSettled();
+  await read(alphaList);
+  t.equal((await read(alphaList)).statements, 0, 'Alpha’s list is cached');
+  t.equal(await next(() => sql`update sessions set title = 'Bulk' where id > ${BULK}`), 'sessions', 'so does an update');
+  await notificationsSettled();
+  t.ok((await read(alphaList)).statements > 0, 'and Alpha’s list, which reads the table, is read afresh');
+  t.equal(await next(() => sql`delete from sessions where id > ${BULK}`), 'sessions', 'and a delete');
+  await sql`delete from events where id > ${BULK}`;
   const triggers = await sql<{ table: string }[]>`
     select c.relname as table from pg_class c
     join pg_attribute a on a.attrelid = c.oid and a.attname = 'event_id' and not a.attisdropped
