@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 /** A weak validator of a body: what the client saw is what it would get again. */
-const etagOf = (body: string | Buffer) => `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+export const etagOf = (body: string | Buffer) => `W/"${createHash('sha1').update(body).digest('base64url')}"`;
 
 /** Whether `If-None-Match` names `etag` (weak comparison, lists and `*` as RFC 9110 says). */
 function matches(header: string | undefined, etag: string): boolean {
@@ -18,14 +18,16 @@ function matches(header: string | undefined, etag: string): boolean {
 /**
  * Conditional GETs: every 200 answer to a GET or HEAD whose body is in memory (JSON documents, not
  * streamed downloads) gets a weak `ETag`, and a request whose `If-None-Match` names it is answered
- * 304 without a body, so polling clients (task URLs, lists) cost a hash and no transfer.
+ * 304 without a body, so polling clients (task URLs, lists) cost a hash and no transfer (an answer
+ * from the read cache, not even the hash).
  */
 export default fp(
   async (app) => {
     app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
       if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-      const etag = etagOf(payload);
+      // The read cache sets the validator it keeps with an answer: a kept answer is not hashed again.
+      const etag = (reply.getHeader('etag') as string | undefined) ?? etagOf(payload);
       reply.header('etag', etag);
       if (!matches(request.headers['if-none-match'], etag)) return payload;
       // No body, so no length or type of one (null: Fastify then sets no Content-Length for a 304;

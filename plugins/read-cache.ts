@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { etagOf } from './conditional.js';
 import { ChangeFence, type FenceMark, loadViewTables } from './read-cache-feed.js';
 
 /**
@@ -34,6 +35,8 @@ export const eventScoped = (table: string, eventId: number | string) => `${table
 
 interface Entry {
   payload: string;
+  /** Its weak ETag (plugins/conditional.ts), once it has been answered from here: hashed once, not per answer. */
+  etag?: string;
   type: string;
   /** The base tables the answer read (or `eventScoped` names); null: it named none, so it depends on every table. */
   tables: string[] | null;
@@ -242,7 +245,8 @@ export class ReadCache {
     // Most recently used last: the oldest entries go first when the budget is full.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    reply.code(200).type(entry.type).send(entry.payload);
+    entry.etag ??= etagOf(entry.payload);
+    reply.code(200).type(entry.type).header('etag', entry.etag).send(entry.payload);
     return true;
   }
 

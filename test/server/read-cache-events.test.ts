@@ -139,7 +139,7 @@ t.test('a write’s role check is memoized until a role changes', async (t) => {
 
 t.test('eviction by event, among entries of one table', async (t) => {
   const cache = new ReadCache(1 << 30);
-  const reply = { statusCode: 200, getHeader: () => 'application/json', code: () => reply, type: () => reply, send: () => reply };
+  const reply = { statusCode: 200, getHeader: () => 'application/json', code: () => reply, type: () => reply, header: () => reply, send: () => reply };
   const keep = (path: string, tables: string[], during?: () => void) => {
     const request = { url: path, headers: {}, caller: null } as never;
     cache.answer(request, reply as never);

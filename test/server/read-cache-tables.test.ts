@@ -185,7 +185,7 @@ t.test('the fence: a write waits for its own notification; without the listening
 
 t.test('eviction takes only the entries of the changed table, among many', async (t) => {
   const cache = new ReadCache(1 << 30);
-  const reply = { statusCode: 200, getHeader: () => 'application/json', code: () => reply, type: () => reply, send: () => reply };
+  const reply = { statusCode: 200, getHeader: () => 'application/json', code: () => reply, type: () => reply, header: () => reply, send: () => reply };
   const requests: never[] = [];
   for (let i = 0; i < 20_000; i++) {
     const request = { url: `/v1/r/${i}`, headers: {}, caller: null } as never;

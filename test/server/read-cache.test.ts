@@ -136,7 +136,7 @@ t.test('only 200 answers of cacheable reads are kept', async (t) => {
 
 t.test('an answer computed while a change commits is not kept', async (t) => {
   const cache = new ReadCache(1 << 20);
-  const reply = { statusCode: 200, getHeader: () => 'application/vnd.api+json', code: () => reply, type: () => reply, send: () => reply };
+  const reply = { statusCode: 200, getHeader: () => 'application/vnd.api+json', code: () => reply, type: () => reply, header: () => reply, send: () => reply };
   const request = { url: '/v1/x', headers: {}, caller: null } as never;
   t.equal(cache.answer(request, reply as never), false, 'a miss');
   cache.clear();
@@ -149,7 +149,7 @@ t.test('an answer computed while a change commits is not kept', async (t) => {
 
 t.test('the memory budget holds; the least recently used go first', async (t) => {
   const cache = new ReadCache(16 * 1000);
-  const reply = { statusCode: 200, getHeader: () => 'application/json', code: () => reply, type: () => reply, send: () => reply };
+  const reply = { statusCode: 200, getHeader: () => 'application/json', code: () => reply, type: () => reply, header: () => reply, send: () => reply };
   const body = 'x'.repeat(900);
   const requests = new Map<number, never>();
   const requestOf = (i: number) => {
