@@ -13,9 +13,9 @@ const MIGRATION_LOCK = 7_236_001;
  * processes starting at once (one migrates while the others wait on a session advisory lock, then
  * find nothing left to do).
  */
-export async function runMigrations(url: string): Promise<void> {
+export async function runMigrations(url: string, connectTimeoutSeconds = 30): Promise<void> {
   // One connection: the lock, the migrations and their transaction share the session.
-  const client = postgres(url, { max: 1, onnotice: () => {} });
+  const client = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: connectTimeoutSeconds });
   try {
     await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
     await migrate(drizzle(client), { migrationsFolder });

@@ -8,6 +8,12 @@ export const ConfigSchema = Type.Object({
   HOST: Type.String({ default: '0.0.0.0' }),
   DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   DATA_DIR: Type.String({ default: './data' }),
+  EMBEDDED_PG_PORT: Type.Integer({
+    minimum: 1,
+    maximum: 65535,
+    default: 54320,
+    description: 'port of the embedded PostgreSQL on 127.0.0.1, when DATABASE_URL is unset',
+  }),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   DB_CONNECT_TIMEOUT_SECONDS: Type.Integer({
     minimum: 1,

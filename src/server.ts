@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runMigrations } from '../db/migrate.js';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.js';
+import { StartupError, startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.js';
 import { connect } from '../plugins/db.js';
 import { buildApp } from './app.js';
 import { ensureSuperAdmin } from './auth/super-admin.js';
@@ -159,10 +159,14 @@ async function main() {
   let embedded: EmbeddedDatabase | undefined;
   let url = config.DATABASE_URL;
   if (!url) {
-    embedded = await startEmbeddedPostgres(join(config.DATA_DIR, 'postgres'));
+    embedded = await startEmbeddedPostgres(join(config.DATA_DIR, 'postgres'), { port: config.EMBEDDED_PG_PORT });
     url = embedded.url;
   }
-  await runMigrations(url);
+  try {
+    await runMigrations(url, config.DB_CONNECT_TIMEOUT_SECONDS);
+  } catch (err) {
+    throw unreachable(err, url, !embedded) ?? err;
+  }
   const secret = config.JWT_SECRET ?? (await persistedSecret(config.DATA_DIR));
   if (config.SUPER_ADMIN_EMAIL && config.SUPER_ADMIN_PASSWORD) {
     const { sql, db } = connect({ url, poolMax: 1 });
@@ -180,7 +184,28 @@ async function main() {
   return serve({ ...config, DATABASE_URL: url, JWT_SECRET: secret }, embedded);
 }
 
-main().catch((err) => {
-  console.error(err);
+/** The client-side codes of a database that cannot be reached, and PostgreSQL's of one that refuses the login. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET', 'CONNECT_TIMEOUT', '28P01', '28000', '3D000', '57P03']);
+
+/** A StartupError for a database that refuses the first connection (undefined for any other fault). */
+function unreachable(err: unknown, url: string, configured: boolean): StartupError | undefined {
+  const { code, message } = err as { code?: string; message?: string };
+  if (!code || !UNREACHABLE.has(code)) return undefined;
+  const { hostname, port, pathname } = new URL(url);
+  const where = `${hostname}:${port || 5432}${pathname}`;
+  const refusedLogin = code === '28P01' || code === '28000' || code === '3D000';
+  const fix = !configured
+    ? 'the embedded PostgreSQL may have stopped; start again'
+    : refusedLogin
+      ? 'correct the user, password or database in DATABASE_URL'
+      : 'start PostgreSQL there or correct DATABASE_URL';
+  return new StartupError(`The database at ${where}${configured ? ' (DATABASE_URL)' : ''} refused the connection (${code}: ${message ?? 'no message'}): ${fix}.`);
+}
+
+main().catch((err: unknown) => {
+  // A fault the operator fixes: its one line. Anything else: its stack, never an empty "undefined".
+  if (err instanceof StartupError) console.error(err.message);
+  else if (err instanceof Error) console.error(err.stack ?? err.message);
+  else console.error(`The start failed: ${err === undefined ? 'no reason was given' : String(err)}`);
   process.exit(1);
 });
