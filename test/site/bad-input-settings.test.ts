@@ -121,6 +121,9 @@ const WRONG: [string, unknown, string][] = [
   ['twitter-url', '//twitter.com/x', 'a scheme-relative URL'],
   ['s3-endpoint', 'file:///etc/passwd', 'a file: endpoint'],
   ['github-url', `https://example.com/${'x'.repeat(2048)}`, 'a URL over 2048 characters'],
+  // PostgreSQL's text cannot hold NUL (found by the contract fuzzer: it answered 500)
+  ['paypal-client', '\u0000', 'a NUL character'],
+  ['app-name', 'Open\u0000Event', 'a NUL character inside'],
 ];
 
 /** Settings a service cannot run with, refused with 422 at the first missing field. */

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { settings } from '../../../db/schema/index.js';
 import { isStaff, requireStaff } from '../../auth/caller.js';
-import { API_PREFIX, badRequest, compatibilityParameters, conflict, jsonapiMember as jsonapi, jsonObject, operation, unprocessable } from '../../jsonapi/index.js';
+import { API_PREFIX, badRequest, compatibilityParameters, conflict, hasNul, jsonapiMember as jsonapi, jsonObject, operation, unprocessable } from '../../jsonapi/index.js';
 import { ADMIN_FIELDS, columnOf, INPUT_FIELDS, PUBLIC_FIELDS, storedValue } from './fields.js';
 import { ALIASES } from './front-end-fields.js';
 
@@ -124,6 +124,8 @@ function valuesOf(attributes: Record<string, unknown>): Record<string, unknown> 
   const values: Record<string, unknown> = {};
   const namedBy: Record<string, string> = {};
   for (const [wire, sent] of Object.entries(attributes)) {
+    // PostgreSQL's text cannot hold NUL: refused as every other JSON:API write refuses it (not a 500).
+    if (hasNul(sent)) throw unprocessable('Text must not contain NUL characters', `/data/attributes/${wire}`);
     const column = columnOf(wire);
     let value = storedValue(wire, sent);
     if (TRIMMED.includes(column) && typeof value === 'string') value = value.trim();
