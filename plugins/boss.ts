@@ -33,6 +33,11 @@ declare module 'fastify' {
     boss: PgBoss;
     /** Sends a job inside the caller's transaction: it exists exactly when the transaction commits. */
     sendJob(db: Db, name: string, data: object, options?: Omit<SendOptions, 'db'>): Promise<string | null>;
+    /**
+     * Whether this process runs jobs (`expected`), whether its workers have started (readiness), and
+     * the jobs its handlers ended since, by queue and outcome (/metrics).
+     */
+    jobWorkers: { expected: boolean; started: boolean; ended: Map<string, { completed: number; failed: number }> };
   }
 }
 
@@ -58,6 +63,8 @@ export default fp(
       app.log.error({ err: { type: err.name, message: err.message, code: err.code, stack: err.stack } }, 'job queue error'),
     );
     app.decorate('boss', boss);
+    const workers = { expected: options.work && options.connect !== false, started: false, ended: new Map<string, { completed: number; failed: number }>() };
+    app.decorate('jobWorkers', workers);
     app.decorate('sendJob', (db: Db, name: string, data: object, sendOptions: Omit<SendOptions, 'db'> = {}) =>
       boss.send(name, data, { ...sendOptions, db: fromDrizzle(db, sql) }),
     );
@@ -75,15 +82,23 @@ export default fp(
       app.addHook('onReady', async () => {
         for (const job of options.jobs) {
           const handler = job.handler(app);
+          const ended = { completed: 0, failed: 0 };
+          workers.ended.set(job.name, ended);
           await boss.work(job.name, job.work ?? {}, async (batch: Job<object>[]) => {
             for (const { id } of batch) running.add(id);
             try {
-              return await handler(batch);
+              const result = await handler(batch);
+              ended.completed += batch.length;
+              return result;
+            } catch (err) {
+              ended.failed += batch.length;
+              throw err;
             } finally {
               for (const { id } of batch) running.delete(id);
             }
           });
         }
+        workers.started = true;
       });
     }
     // The close begins (preClose) before the HTTP server drains its requests; the jobs share that time.

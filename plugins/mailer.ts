@@ -41,6 +41,8 @@ export interface Mailer {
    * attempt; `pending` also while another attempt holds it.
    */
   deliver(id: number): Promise<DeliveryStatus>;
+  /** Delivery attempts of this process since it started, by outcome (the service's /metrics). */
+  attempts: Record<DeliveryStatus, number>;
 }
 
 export interface MailerOptions {
@@ -109,6 +111,7 @@ export function transportOptionsOf(s: Settings | undefined, smtpUrl: string | un
 export default fp(
   async (app: FastifyInstance, options: MailerOptions) => {
     const configured = async () => (await app.db.select().from(settings).where(eq(settings.id, 1)))[0];
+    const attempts: Record<DeliveryStatus, number> = { sent: 0, pending: 0, failed: 0 };
 
     /** The sender: the settings' address and name, else MAIL_FROM. */
     const senderOf = (s: Settings | undefined): string | MailAddress =>
@@ -161,6 +164,7 @@ export default fp(
         }
       } catch (err) {
         const status = mail.attempts + 1 > options.retryLimit ? 'failed' : 'pending';
+        attempts[status]++;
         app.log.warn({ err, mail: id }, status === 'failed' ? 'mail delivery failed for good' : 'mail delivery failed; it will be retried');
         await app.db
           .update(mails)
@@ -177,6 +181,7 @@ export default fp(
         .update(mails)
         .set({ status: 'sent', sentAt: new Date(), raw: null, lastError: null, attempts: mail.attempts + 1, sendingUntil: null })
         .where(eq(mails.id, id));
+      attempts.sent++;
       return 'sent';
     }
 
@@ -214,7 +219,7 @@ export default fp(
       return { id, status };
     }
 
-    app.decorate('mailer', { send, deliver });
+    app.decorate('mailer', { send, deliver, attempts });
   },
   { name: 'mailer', dependencies: ['db', 'boss'] },
 );

@@ -75,6 +75,8 @@ export class ReadCache {
   /** The tables the memoized lookups read. */
   private memoTables = new Set<string>();
   private bytes = 0;
+  /** Reads answered from here, and reads that were not (absent, or asked fresh), since the start (/metrics). */
+  readonly answered = { hits: 0, misses: 0 };
   /**
    * Counts changes; `changedAt` holds each table's last (of any row), `wholeAt` its last of every
    * row, `eventChangedAt` each `eventScoped` name's last (forgotten beyond a bound: `eventFloor`
@@ -184,6 +186,11 @@ export class ReadCache {
     return this.entries.size;
   }
 
+  /** What the kept answers and their keys take, in characters (the budget counts the same). */
+  get used(): number {
+    return this.bytes;
+  }
+
   /**
    * Records that the answer of `request` reads `tables` (tables or views, by their PostgreSQL names,
    * or a table's rows of one event alone: `eventScoped`); called once or more per request, the entry
@@ -239,9 +246,11 @@ export class ReadCache {
     const key = `${callerKey(request.caller)} ${request.headers.accept ?? ''} ${request.url}`;
     const entry = wantsFresh(request) ? undefined : this.entries.get(key);
     if (!entry) {
+      this.answered.misses++;
       this.pending.set(request, { key, start: this.sequence, tables: null });
       return false;
     }
+    this.answered.hits++;
     // Most recently used last: the oldest entries go first when the budget is full.
     this.entries.delete(key);
     this.entries.set(key, entry);

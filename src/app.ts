@@ -23,6 +23,7 @@ import { jsonapi } from './jsonapi/index.js';
 import type { ResourceSpec } from './jsonapi/index.js';
 import { jobs } from './jobs/index.js';
 import { mailLimitsOf } from './rate-limits/mail.js';
+import { operations, operationsTag } from './operations.js';
 import { loggerOptions } from './request-log.js';
 import { resources, siteRoutes, siteTags } from './resources/index.js';
 import { buildValidator } from './validation.js';
@@ -98,6 +99,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
       transferTag,
       assistantTag,
       appgenTag,
+      operationsTag,
     ],
   });
   await app.register(bossPlugin, {
@@ -118,6 +120,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
     retrySeconds: config.MAIL_RETRY_SECONDS,
     retryLimit: config.MAIL_RETRY_LIMIT,
   });
+  await app.register(operations, { config });
   await app.register(authPlugin, { secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN });
   await app.register(accountMailPlugin, { limits: mailLimitsOf(config) });
   await app.register(jsonapi, { resources: served, listAllMax: config.LIST_ALL_MAX });

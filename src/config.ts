@@ -8,6 +8,9 @@ export const ConfigSchema = Type.Object({
   HOST: Type.String({ default: '0.0.0.0' }),
   DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   DATA_DIR: Type.String({ default: './data' }),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({ minLength: 16, description: 'when set, GET /metrics answers only requests with `Authorization: Bearer <METRICS_TOKEN>`' }),
+  ),
   EMBEDDED_PG_PORT: Type.Integer({
     minimum: 1,
     maximum: 65535,

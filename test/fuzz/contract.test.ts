@@ -97,6 +97,7 @@ const faces: [string, RegExp][] = [
   ['the assistant (/aaa, /cms, /data, /susi)', /^\/(aaa|cms|data|susi)\//],
   ['the app generator (/api/api.php, /api/v2, the v2 form at /)', /^\/(api\/|$)/],
   ['authentication and stored files', /^\/(auth|static)\//],
+  ['the probes and metrics (/healthz, /readyz, /metrics)', /^\/(healthz|readyz|metrics)$/],
   ['the event service (/v1)', /^\/v1\//],
 ];
 

@@ -27,6 +27,10 @@ export const IGNORED: { rule: RegExp; reason: string }[] = [
     rule: /^(GET|HEAD) \/docs(\/|$)/,
     reason: 'Swagger UI and the OpenAPI document: public by design, static, built from the route schemas without any record',
   },
+  {
+    rule: /^(GET|HEAD) \/(healthz|readyz|metrics)$/,
+    reason: 'the probes and metrics (src/operations.ts): public by design, no record in them; /metrics behind METRICS_TOKEN when set (test/server/operations.test.ts)',
+  },
 ];
 
 /**
