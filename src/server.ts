@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runMigrations } from '../db/migrate.js';
-import { StartupError, startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.js';
+import { StartupError, unreachable } from '../db/faults.js';
 import { connect } from '../plugins/db.js';
 import { buildApp } from './app.js';
 import { ensureSuperAdmin } from './auth/super-admin.js';
@@ -167,6 +168,7 @@ async function main() {
   } catch (err) {
     throw unreachable(err, url, !embedded) ?? err;
   }
+  if (config.ROLE !== 'all' && !config.LOCAL_STORAGE_SHARED && (await storesLocally(url))) throw new StartupError(LOCAL_STORAGE_SPLIT);
   const secret = config.JWT_SECRET ?? (await persistedSecret(config.DATA_DIR));
   if (config.SUPER_ADMIN_EMAIL && config.SUPER_ADMIN_PASSWORD) {
     const { sql, db } = connect({ url, poolMax: 1 });
@@ -184,23 +186,20 @@ async function main() {
   return serve({ ...config, DATABASE_URL: url, JWT_SECRET: secret }, embedded);
 }
 
-/** The client-side codes of a database that cannot be reached, and PostgreSQL's of one that refuses the login. */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET', 'CONNECT_TIMEOUT', '28P01', '28000', '3D000', '57P03']);
-
-/** A StartupError for a database that refuses the first connection (undefined for any other fault). */
-function unreachable(err: unknown, url: string, configured: boolean): StartupError | undefined {
-  const { code, message } = err as { code?: string; message?: string };
-  if (!code || !UNREACHABLE.has(code)) return undefined;
-  const { hostname, port, pathname } = new URL(url);
-  const where = `${hostname}:${port || 5432}${pathname}`;
-  const refusedLogin = code === '28P01' || code === '28000' || code === '3D000';
-  const fix = !configured
-    ? 'the embedded PostgreSQL may have stopped; start again'
-    : refusedLogin
-      ? 'correct the user, password or database in DATABASE_URL'
-      : 'start PostgreSQL there or correct DATABASE_URL';
-  return new StartupError(`The database at ${where}${configured ? ' (DATABASE_URL)' : ''} refused the connection (${code}: ${message ?? 'no message'}): ${fix}.`);
+/** Whether the admin settings keep files on this machine's disk (`storage-place` local, the default). */
+async function storesLocally(url: string): Promise<boolean> {
+  const { sql } = connect({ url, poolMax: 1 });
+  try {
+    const [row] = await sql<{ place: string }[]>`select storage_place as place from settings where id = 1`;
+    return (row?.place ?? 'local') === 'local';
+  } finally {
+    await sql.end();
+  }
 }
+
+/** Why a ROLE=api or ROLE=worker process does not start on local storage, and what to do. */
+const LOCAL_STORAGE_SPLIT =
+  "Files are kept on this machine's disk (storage-place local in the admin settings), but ROLE=api and ROLE=worker run the service as separate processes, which would each see only their own files: choose S3 in the admin settings (start once with ROLE=all to do so), or set LOCAL_STORAGE_SHARED=true when STORAGE_DIR is one folder for every process (one machine, or a shared volume).";
 
 main().catch((err: unknown) => {
   // A fault the operator fixes: its one line. Anything else: its stack, never an empty "undefined".

@@ -292,6 +292,7 @@ async function main(): Promise<number> {
         JWT_SECRET: secret,
         DATA_DIR: storage,
         STORAGE_DIR: storage,
+        LOCAL_STORAGE_SHARED: 'true',
         MAIL_OUTBOX_DIR: storage,
         ASSISTANT_SETTINGS_DIR: join(storage, 'assistant'),
         SKILL_REPO_DIR: join(storage, 'skills'),

@@ -39,7 +39,8 @@ export async function buildTestApp(
   const settingsDir = await mkdtemp(join(tmpdir(), 'oe-settings-'));
   // Workers only where a test asks for them (ROLE=all): the others need not poll the job queues. No read
   // cache unless asked (READ_CACHE_MB): tests that write with SQL read back at once, before a notification.
-  const config = loadConfig({ LOG_LEVEL: 'silent', ROLE: 'api', READ_CACHE_MB: '0', MAIL_OUTBOX_DIR: outbox, STORAGE_DIR: storage, ASSISTANT_SETTINGS_DIR: join(settingsDir, 'settings'), SKILL_REPO_DIR: join(settingsDir, 'skills'), ...env });
+  // One machine: the storage folder is every process's (LOCAL_STORAGE_SHARED), as for the services of test/helpers/service.ts.
+  const config = loadConfig({ LOG_LEVEL: 'silent', ROLE: 'api', LOCAL_STORAGE_SHARED: 'true', READ_CACHE_MB: '0', MAIL_OUTBOX_DIR: outbox, STORAGE_DIR: storage, ASSISTANT_SETTINGS_DIR: join(settingsDir, 'settings'), SKILL_REPO_DIR: join(settingsDir, 'skills'), ...env });
   const app = await buildApp(
     { ...config, DATABASE_URL: db.url, JWT_SECRET: env.JWT_SECRET ?? TEST_SECRET },
     { onQuery: (q) => queries.push(q), resources: options.resources, onRoute: options.onRoute },

@@ -50,6 +50,8 @@ export async function startService(t: Test, env: Record<string, string> = {}) {
     LOG_LEVEL: 'warn',
     DATA_DIR: dir,
     STORAGE_DIR: folders.storage,
+    // One machine: every process shares the folder.
+    LOCAL_STORAGE_SHARED: 'true',
     UPLOAD_TMP_DIR: folders.uploads,
     MAIL_OUTBOX_DIR: folders.outbox,
     ASSISTANT_SETTINGS_DIR: join(dir, 'settings'),

@@ -59,6 +59,7 @@ t.test('API_PROCESSES=2: one port, two processes, a dead one replaced, SIGTERM s
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
       STORAGE_DIR: join(dataDir, 'storage'),
+      LOCAL_STORAGE_SHARED: 'true',
       MAIL_OUTBOX_DIR: join(dataDir, 'outbox'),
       ASSISTANT_SETTINGS_DIR: join(dataDir, 'settings'),
       SKILL_REPO_DIR: join(dataDir, 'skills'),

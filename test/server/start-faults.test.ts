@@ -2,7 +2,9 @@
  * What stops `npm start` ends it within seconds with exit code 1 and one line saying what to do
  * (issue 25): the embedded PostgreSQL's port taken (EMBEDDED_PG_PORT), a data folder PostgreSQL may
  * not use, another PostgreSQL already running on the same data folder (a second start of one
- * checkout), and a DATABASE_URL whose server refuses the connection or the login.
+ * checkout), a DATABASE_URL whose server refuses the connection or the login, and separate API and
+ * worker processes (ROLE) on files kept on one machine's disk, unless LOCAL_STORAGE_SHARED says the
+ * folder is every process's (the admin settings cannot switch such a deployment to local storage).
  */
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -10,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { startEmbeddedPostgres } from '../../db/embedded.js';
-import { TEST_SECRET } from '../helpers/app.js';
+import { buildTestApp, call, TEST_SECRET } from '../helpers/app.js';
+import { createCast } from '../helpers/events.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { freePort } from '../helpers/postgres.js';
 import { startServerProcess } from '../helpers/server-process.js';
@@ -90,4 +93,28 @@ t.test('a DATABASE_URL with a wrong password', async (t) => {
   const line = await failedStart(t, { DATABASE_URL: url.toString(), DATA_DIR: await dataFolder(t) });
   t.match(line, '(28P01: password authentication failed');
   t.match(line, 'correct the user, password or database in DATABASE_URL');
+});
+
+t.test('separate API and worker processes on local storage, unless the folder is shared', async (t) => {
+  const db = await createTestDatabase({ migrated: false });
+  t.teardown(() => db.drop());
+  const dir = await dataFolder(t);
+  for (const role of ['api', 'worker']) {
+    const line = await failedStart(t, { DATABASE_URL: db.url, DATA_DIR: dir, STORAGE_DIR: join(dir, 'storage'), ROLE: role });
+    t.match(line, "Files are kept on this machine's disk (storage-place local in the admin settings), but ROLE=api and ROLE=worker");
+    t.match(line, 'LOCAL_STORAGE_SHARED=true');
+  }
+});
+
+t.test('nor do the admin settings switch such a deployment to local storage', async (t) => {
+  const { app } = await buildTestApp(t, { LOCAL_STORAGE_SHARED: 'false' });
+  const admin = await createCast(app);
+  const res = await call(app, {
+    method: 'PATCH',
+    url: '/v1/settings/1',
+    token: admin.admin.token,
+    body: { data: { type: 'setting', id: '1', attributes: { 'storage-place': 'local' } } },
+  });
+  t.equal(res.status, 422);
+  t.match(res.body, { errors: [{ source: { pointer: '/data/attributes/storage-place' }, detail: /LOCAL_STORAGE_SHARED=true/ }] });
 });

@@ -5,6 +5,7 @@ import { settings } from '../../../db/schema/index.js';
 import { isStaff, requireStaff } from '../../auth/caller.js';
 import { API_PREFIX, badRequest, compatibilityParameters, conflict, hasNul, jsonapiMember as jsonapi, jsonObject, operation, unprocessable } from '../../jsonapi/index.js';
 import { ADMIN_FIELDS, columnOf, INPUT_FIELDS, PUBLIC_FIELDS, storedValue } from './fields.js';
+import type { Config } from '../../config.js';
 import { ALIASES } from './front-end-fields.js';
 
 const TAG = 'Settings';
@@ -142,7 +143,9 @@ function valuesOf(attributes: Record<string, unknown>): Record<string, unknown> 
  * `GET /v1/settings`, `GET /v1/settings/{id}` and `PATCH /v1/settings/{id}`: one record, id 1, whatever
  * id the path names, in the variant the caller may see.
  */
-export default async function settingsRoutes(app: FastifyInstance) {
+export default async function settingsRoutes(app: FastifyInstance, { config }: { config: Config }) {
+  // Separate API and worker processes each see only their own disk (src/server.ts refuses to start so).
+  const splitOnOwnDisks = config.ROLE !== 'all' && !config.LOCAL_STORAGE_SHARED;
   for (const schema of [SettingFull, SettingLimited, SettingSparse, SettingDocument, SettingUpdateRequest]) app.addSchema(schema);
   const success = { 200: Type.Ref(SettingDocument, { description: 'The settings: full for administrators, limited otherwise' }) };
   const description =
@@ -188,6 +191,12 @@ export default async function settingsRoutes(app: FastifyInstance) {
       const { id } = request.params as { id: string };
       if (data.id !== id && data.id !== '1') throw conflict('The id in the document does not match the URL', '/data/id');
       const values = valuesOf(data.attributes ?? {});
+      if (splitOnOwnDisks && values.storagePlace === 'local') {
+        throw unprocessable(
+          'Local storage would keep files on one machine while this deployment runs separate API and worker processes: set LOCAL_STORAGE_SHARED=true on every process when STORAGE_DIR is shared',
+          '/data/attributes/storage-place',
+        );
+      }
       const row = await app.db.transaction(async (tx) => {
         const [current] = await tx.select().from(settings).where(eq(settings.id, 1)).for('update');
         const merged = { ...current!, ...values } as Row;
