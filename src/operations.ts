@@ -8,6 +8,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { migrationsFolder } from '../db/migrate.js';
 import { errorResponses, JsonApiError, serviceUnavailable } from './jsonapi/index.js';
 import { jobs } from './jobs/index.js';
+import { within } from './within.js';
 import type { Config } from './config.js';
 
 export const operationsTag = {
@@ -206,18 +207,13 @@ export const operations = fp(
       },
       async (_request, reply) => {
         const checks = { database: 'ok', migrations: 'ok', jobs: app.jobWorkers.expected ? (app.jobWorkers.started ? 'ok' : 'not started') : 'not run here' };
-        let timer: NodeJS.Timeout | undefined;
         try {
-          const late = new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
-          });
-          const [row] = await Promise.race([app.sql<{ applied: number }[]>`select count(*)::int as applied from drizzle.__drizzle_migrations`, late]);
+          const applied = app.sql<{ applied: number }[]>`select count(*)::int as applied from drizzle.__drizzle_migrations`;
+          const [row] = await within(applied, READY_TIMEOUT_MS, `no answer within ${READY_TIMEOUT_MS / 1000} s`);
           if (row!.applied < expected) checks.migrations = `${row!.applied} of ${expected} applied`;
         } catch (err) {
           checks.database = `unavailable: ${(err as Error).message}`;
           checks.migrations = 'unknown';
-        } finally {
-          clearTimeout(timer);
         }
         const missing = Object.entries(checks).filter(([, state]) => state !== 'ok' && state !== 'not run here');
         if (missing.length > 0) throw serviceUnavailable(`Not ready: ${missing.map(([name, state]) => `${name} ${state}`).join('; ')}`);

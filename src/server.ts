@@ -9,6 +9,7 @@ import { connect } from '../plugins/db.js';
 import { buildApp } from './app.js';
 import { ensureSuperAdmin } from './auth/super-admin.js';
 import { loadConfig, type Config } from './config.js';
+import { within } from './within.js';
 
 type Settings = ReturnType<typeof loadConfig>;
 
@@ -45,11 +46,7 @@ function onSignals(timeoutSeconds: number, drain: (signal: NodeJS.Signals) => Pr
     process.on(signal, () => {
       if (closing) return;
       closing = true;
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the shutdown did not end within ${timeoutSeconds} seconds (SHUTDOWN_TIMEOUT_SECONDS)`)), timeoutSeconds * 1000);
-      });
-      void Promise.race([drain(signal), late])
+      void within(drain(signal), timeoutSeconds * 1000, `the shutdown did not end within ${timeoutSeconds} seconds (SHUTDOWN_TIMEOUT_SECONDS)`)
         .then(
           () => 0,
           (err: unknown) => {
@@ -58,7 +55,6 @@ function onSignals(timeoutSeconds: number, drain: (signal: NodeJS.Signals) => Pr
           },
         )
         .then(async (code) => {
-          clearTimeout(timer);
           await release().catch((err: unknown) => console.error(err));
           process.exit(code);
         });
