@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import mime from 'mime-types';
@@ -238,7 +237,8 @@ export async function accountRoutes(
         tags: [TAG],
         operationId: 'downloadSettings',
         summary: 'Download a settings file',
-        description: '`file` (default `accounting`) names `<file>.json` of the settings folder; administrators.',
+        description:
+          '`file` (default `accounting`) names `<file>.json`: accounting, authorization and groups as the database holds them now, or another file of the settings folder; administrators.',
         response: {
           200: { description: 'The file as an attachment', content: { 'application/json': { schema: { type: 'object', description: 'the settings file as stored' } } } },
           ...failures([401, 404]),
@@ -252,14 +252,14 @@ export async function accountRoutes(
         const name = params.file || 'accounting';
         const known = await files.names();
         if (!known.includes(`${name}.json`)) throw new AssistantError(404, 'No settings file has this name');
-        const path = join(files.dir, `${name}.json`);
-        const { size } = await stat(path);
-        return reply
+        const file = await files.open(`${name}.json`);
+        reply
           .header('access-control-allow-origin', '*')
           .header('content-disposition', `attachment; filename=${name}.json`)
-          .header('content-length', size)
-          .type(mime.lookup(path) || 'application/octet-stream')
-          .send(createReadStream(path, { highWaterMark: 4096 }));
+          .type(mime.lookup(`${name}.json`) || 'application/octet-stream');
+        if ('text' in file) return reply.header('content-length', Buffer.byteLength(file.text)).send(file.text);
+        const { size } = await stat(file.path);
+        return reply.header('content-length', size).send(createReadStream(file.path, { highWaterMark: 4096 }));
       } catch (err) {
         return sendFailure(reply, err);
       }

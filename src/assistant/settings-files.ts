@@ -10,8 +10,13 @@ export interface SettingsFiles {
   dir: string;
   /** Rewrites accounting.json, authorization.json and groups.json from the database. */
   write(): Promise<void>;
-  /** Names of the files in the folder. */
+  /** Names of the files: those produced from the database, and any other the folder holds. */
   names(): Promise<string[]>;
+  /**
+   * A file by name (one of `names()`): the text of one produced from the database as it is now (the
+   * same on every machine, whatever its folder holds), or the path of another in the folder.
+   */
+  open(name: string): Promise<{ text: string } | { path: string }>;
   /** Applies `userRole` values edited by hand in authorization.json to the accounts (start-up). */
   applyHandEdits(): Promise<string[]>;
 }
@@ -26,15 +31,20 @@ export const roleColumns = (role: Role) => ({
   assistantRole: role === 'admin' || role === 'superadmin' || role === 'anonymous' ? 'user' : role,
 });
 
+/** The files produced from the database (the accounts, their roles, no groups). */
+const PRODUCED = ['accounting.json', 'authorization.json', 'groups.json'];
+
 /**
- * The assistant's settings folder, kept as the reference lays it out and written from the database
- * after every change; each file is replaced whole (temp file, then rename).
+ * The assistant's settings: accounting.json, authorization.json and groups.json are produced from
+ * the database when read, so every process answers the same; the folder keeps them as the reference
+ * lays it out (rewritten by the process that made a change; each file replaced whole, temp file then
+ * rename) for hand edits of roles, applied at start-up.
  */
 export function settingsFiles(app: FastifyInstance, folder: string): SettingsFiles {
   const dir = resolve(folder);
-  const put = async (name: string, value: unknown) => {
+  const put = async (name: string, text: string) => {
     const partial = join(dir, `.${name}.${randomBytes(6).toString('hex')}`);
-    await writeFile(partial, `${JSON.stringify(value, null, 2)}\n`);
+    await writeFile(partial, text);
     await rename(partial, join(dir, name));
   };
   const live = () =>
@@ -52,27 +62,34 @@ export function settingsFiles(app: FastifyInstance, folder: string): SettingsFil
       .from(users)
       .where(isNull(users.deletedAt))
       .orderBy(users.id);
+  /** Each produced file's text, as the folder holds it. */
+  const produced = async () => {
+    const accounts = await live();
+    const key = (email: string) => `email:${email}`;
+    const accounting = Object.fromEntries(
+      accounts.map((a) => [key(a.email), { signupTime: a.createdAt.toISOString(), lastLoginTime: a.lastLoginAt?.toISOString() ?? null, stores: a.stores }]),
+    );
+    const authorization = Object.fromEntries(accounts.map((a) => [key(a.email), { permissions: {}, userRole: roleOfRow(a) }]));
+    const text = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+    return new Map([
+      ['accounting.json', text(accounting)],
+      ['authorization.json', text(authorization)],
+      ['groups.json', text({})],
+    ]);
+  };
   const files: SettingsFiles = {
     dir,
     async write() {
       await mkdir(dir, { recursive: true });
-      const accounts = await live();
-      const key = (email: string) => `email:${email}`;
-      await put(
-        'accounting.json',
-        Object.fromEntries(
-          accounts.map((a) => [
-            key(a.email),
-            { signupTime: a.createdAt.toISOString(), lastLoginTime: a.lastLoginAt?.toISOString() ?? null, stores: a.stores },
-          ]),
-        ),
-      );
-      await put('authorization.json', Object.fromEntries(accounts.map((a) => [key(a.email), { permissions: {}, userRole: roleOfRow(a) }])));
-      await put('groups.json', {});
+      for (const [name, text] of await produced()) await put(name, text);
     },
     async names() {
       await mkdir(dir, { recursive: true });
-      return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => e.name).sort();
+      const held = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile() && !e.name.startsWith('.')).map((e) => e.name);
+      return [...new Set([...PRODUCED, ...held])].sort();
+    },
+    async open(name) {
+      return PRODUCED.includes(name) ? { text: (await produced()).get(name)! } : { path: join(dir, name) };
     },
     async applyHandEdits() {
       let edited: Record<string, { userRole?: unknown }>;

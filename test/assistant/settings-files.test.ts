@@ -1,4 +1,7 @@
-/** The assistant settings folder: accounting/authorization/groups, listSettings, /data/settings, first admin. */
+/**
+ * The assistant settings folder: accounting/authorization/groups, listSettings, /data/settings, first
+ * admin; two processes with folders of their own answer the same files, produced from the database.
+ */
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +30,7 @@ const dir = join(root, 'settings');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const readJson = async (name: string, folder = dir): Promise<any> => JSON.parse(await readFile(join(folder, name), 'utf8'));
 
-const { app } = await buildTestApp(t, { ASSISTANT_SETTINGS_DIR: dir, SKILL_REPO_DIR: join(root, 'skills') });
+const { app, url } = await buildTestApp(t, { ASSISTANT_SETTINGS_DIR: dir, SKILL_REPO_DIR: join(root, 'skills') });
 const admin = await seedUser(app, { admin: true });
 const su = await seedUser(app, { superAdmin: true });
 
@@ -84,6 +87,9 @@ t.test('listSettings: admin lists the files, others get 401', async (t) => {
 });
 
 t.test('/data/settings: attachment with headers and the exact bytes', async (t) => {
+  // Accounts seeded straight into the database since the last change: a login rewrites the folder,
+  // which then holds what the database does (the answer is produced from the database).
+  t.equal((await post(app, '/aaa/login.json', { login: admin.email, password: admin.password })).statusCode, 200);
   for (const [params, name] of [[{}, 'accounting'], [{ file: 'accounting' }, 'accounting'], [{ file: 'authorization' }, 'authorization'], [{ file: 'groups' }, 'groups']] as const) {
     const res = await get(app, '/data/settings', { ...params, access_token: admin.token });
     const bytes = await readFile(join(dir, `${name}.json`));
@@ -161,4 +167,28 @@ t.test('first admin: hand-edited authorization.json is applied at restart', asyn
   t.notOk(after['email:ghost@example.com'], 'unknown accounts are not invented');
   const s = await get(second, '/data/settings', { file: 'authorization', access_token: boss.token });
   t.equal(s.status, 200, 'and download them');
+});
+
+t.test('another process with a folder of its own answers the same files, as the database holds them now', async (t) => {
+  const otherFolder = join(root, 'other-machine');
+  const other = await start(t, url, otherFolder);
+  // A hand-placed file in this process's folder only: each lists what its folder holds besides.
+  await writeFile(join(otherFolder, 'notes.json'), '{}\n');
+  const u = await seedUser(app);
+  t.equal((await post(app, '/aaa/changeRoles.json', { access_token: admin.token, user: u.email, role: 'reviewer' })).statusCode, 200);
+  t.equal((await post(app, '/aaa/login.json', { login: u.email, password: u.password })).statusCode, 200);
+  for (const name of ['accounting', 'authorization', 'groups']) {
+    const here = await get(app, '/data/settings', { file: name, access_token: admin.token });
+    const there = await get(other, '/data/settings', { file: name, access_token: admin.token });
+    t.equal(there.status, 200, name);
+    t.ok(there.raw.equals(here.raw), `${name}: the same bytes from both processes`);
+    t.equal(Number(there.headers['content-length']), there.raw.length);
+  }
+  const there = await get(other, '/data/settings', { file: 'authorization', access_token: admin.token });
+  t.same(there.body[`email:${u.email}`], { permissions: {}, userRole: 'reviewer' }, 'the change made through the first process');
+  t.ok((await get(other, '/data/settings', { file: 'accounting', access_token: admin.token })).body[`email:${u.email}`].lastLoginTime, 'and its login');
+  const listed = (a: FastifyInstance) => get(a, '/aaa/listSettings.json', { access_token: admin.token }).then((r) => r.body.files as string[]);
+  t.same(await listed(app), ['accounting.json', 'authorization.json', 'groups.json']);
+  t.same(await listed(other), ['accounting.json', 'authorization.json', 'groups.json', 'notes.json']);
+  t.equal((await get(other, '/data/settings', { file: 'notes', access_token: admin.token })).raw.toString(), '{}\n', 'a file of the folder is served as it is');
 });
