@@ -15,7 +15,7 @@ export interface EmbeddedDatabase {
 }
 
 /** The embedded server's port when EMBEDDED_PG_PORT is unset. */
-export const EMBEDDED_PG_PORT = 54320;
+const EMBEDDED_PG_PORT = 54320;
 /** How long PostgreSQL may take to accept connections (a large recovery takes a while). */
 const START_TIMEOUT_MS = 120_000;
 
