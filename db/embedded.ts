@@ -14,8 +14,6 @@ export interface EmbeddedDatabase {
   start(): Promise<void>;
 }
 
-/** The embedded server's port when EMBEDDED_PG_PORT is unset. */
-const EMBEDDED_PG_PORT = 54320;
 /** How long PostgreSQL may take to accept connections (a large recovery takes a while). */
 const START_TIMEOUT_MS = 120_000;
 
@@ -58,7 +56,7 @@ function startFault(databaseDir: string, port: number, printed: string, err: unk
  */
 export async function startEmbeddedPostgres(
   dir: string,
-  { port = EMBEDDED_PG_PORT, persistent = true, log = (_: string) => {} } = {},
+  { port, persistent = true, log = (_: string) => {} }: { port: number; persistent?: boolean; log?: (line: string) => void },
 ): Promise<EmbeddedDatabase> {
   const databaseDir = resolve(dir);
   const password = 'postgres';

@@ -1,19 +1,21 @@
+import { isConnectionFailure } from '../plugins/db.js';
+
 /**
- * Faults at start-up that the operator fixes (src/server.ts, db/migrate-cli.ts, db/embedded.ts):
- * each is one line that says what and how.
+ * A fault at start-up that the operator fixes (src/server.ts, db/migrate-cli.ts, db/embedded.ts):
+ * its message is one line that says what and how.
  */
 export class StartupError extends Error {}
 
-/** The client-side codes of a database that cannot be reached, and PostgreSQL's of one that refuses the login. */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET', 'CONNECT_TIMEOUT', '28P01', '28000', '3D000', '57P03']);
+/** PostgreSQL's codes of a login it refuses: wrong password, no such role, no such database. */
+const REFUSED_LOGIN = new Set(['28P01', '28000', '3D000']);
 
-/** A StartupError for a database that refuses the first connection (undefined for any other fault). */
+/** A StartupError for a database that cannot be reached or refuses the login (undefined for any other fault). */
 export function unreachable(err: unknown, url: string, configured: boolean): StartupError | undefined {
   const { code, message } = err as { code?: string; message?: string };
-  if (!code || !UNREACHABLE.has(code)) return undefined;
+  const refusedLogin = code !== undefined && REFUSED_LOGIN.has(code);
+  if (!refusedLogin && !isConnectionFailure(err)) return undefined;
   const { hostname, port, pathname } = new URL(url);
   const where = `${hostname}:${port || 5432}${pathname}`;
-  const refusedLogin = code === '28P01' || code === '28000' || code === '3D000';
   const fix = !configured
     ? 'the embedded PostgreSQL may have stopped; start again'
     : refusedLogin
