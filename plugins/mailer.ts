@@ -48,6 +48,7 @@ export interface Mailer {
 export interface MailerOptions {
   smtpUrl?: string;
   from: string;
+  /** Where mails without SMTP are also written as `.eml` files (one machine); empty: the `mails` table only (MAIL_OUTBOX_DIR `none`). */
   outboxDir: string;
   retrySeconds: number;
   /** Attempts after the first before a mail is marked failed. */
@@ -83,7 +84,8 @@ type Settings = typeof settings.$inferSelect;
 
 /**
  * How mail leaves, from the settings: their SMTP server or SendGrid (through its SMTP relay), else
- * SMTP_URL; null: the outbox folder, always when the settings disable mail. `tls-optional` upgrades
+ * SMTP_URL; null: the outbox (the `mails` table, and the outbox folder where one is set), always when
+ * the settings disable mail. `tls-optional` upgrades
  * with STARTTLS when the server offers it; `none` and `no-encryption` never do.
  */
 export function transportOptionsOf(s: Settings | undefined, smtpUrl: string | undefined): SMTPTransport.Options | { url: string } | null {
@@ -105,8 +107,9 @@ export function transportOptionsOf(s: Settings | undefined, smtpUrl: string | un
 
 /**
  * The mailer: every message is composed once, recorded in `mails` with a retry job in the same
- * transaction, then delivered through SMTP (the settings' server, else SMTP_URL) or, with neither,
- * written to the outbox folder as an `.eml` file.
+ * transaction, then delivered through SMTP (the settings' server, else SMTP_URL) or, with neither, kept
+ * in `mails` as the outbox (any process reads it), and written to the outbox folder as an `.eml` file
+ * where MAIL_OUTBOX_DIR is set.
  */
 export default fp(
   async (app: FastifyInstance, options: MailerOptions) => {
@@ -152,6 +155,7 @@ export default fp(
         const [row] = await app.db.select({ status: mails.status }).from(mails).where(eq(mails.id, id));
         return (row?.status ?? 'sent') as DeliveryStatus;
       }
+      let via: 'smtp' | 'outbox' = 'smtp';
       try {
         const current = await configured();
         const transport = transportOf(current);
@@ -160,7 +164,8 @@ export default fp(
           const sender = typeof from === 'string' ? from : from.address;
           await transport.sendMail({ envelope: { from: sender, to: [mail.recipient] }, raw: mail.raw });
         } else {
-          await toOutbox(id, mail.raw);
+          via = 'outbox';
+          if (options.outboxDir) await toOutbox(id, mail.raw);
         }
       } catch (err) {
         const status = mail.attempts + 1 > options.retryLimit ? 'failed' : 'pending';
@@ -179,7 +184,8 @@ export default fp(
       }
       await app.db
         .update(mails)
-        .set({ status: 'sent', sentAt: new Date(), raw: null, lastError: null, attempts: mail.attempts + 1, sendingUntil: null })
+        // The outbox is this table: a mail delivered there keeps its message.
+        .set({ status: 'sent', sentAt: new Date(), via, raw: via === 'outbox' ? mail.raw : null, lastError: null, attempts: mail.attempts + 1, sendingUntil: null })
         .where(eq(mails.id, id));
       attempts.sent++;
       return 'sent';

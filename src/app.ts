@@ -116,7 +116,7 @@ export async function buildApp(config: Config & { DATABASE_URL: string }, option
   await app.register(mailerPlugin, {
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM,
-    outboxDir: config.MAIL_OUTBOX_DIR,
+    outboxDir: config.MAIL_OUTBOX_DIR === 'none' ? '' : config.MAIL_OUTBOX_DIR,
     retrySeconds: config.MAIL_RETRY_SECONDS,
     retryLimit: config.MAIL_RETRY_LIMIT,
   });

@@ -83,7 +83,7 @@ export const ConfigSchema = Type.Object({
   }),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'SMTP server when the settings name none' })),
   MAIL_FROM: Type.String({ default: 'Open Event <no-reply@localhost>', description: 'sender when the settings name none' }),
-  MAIL_OUTBOX_DIR: Type.String({ default: './data/outbox', description: 'where messages go as .eml files without SMTP' }),
+  MAIL_OUTBOX_DIR: Type.String({ default: './data/outbox', description: 'where messages are also written as .eml files without SMTP (one machine; `none`: the mails table only)' }),
   MAIL_RETRY_SECONDS: Type.Integer({ minimum: 1, default: 60, description: 'first retry of a failed delivery; doubles each time' }),
   MAIL_RETRY_LIMIT: Type.Integer({ minimum: 0, default: 10, description: 'retries before a mail is marked failed' }),
   PUBLIC_URL: Type.Optional(

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { stamp } from './columns.js';
+import { bytea } from './site.js';
 import { users } from './users.js';
 
 /** Skills of the assistant: the text lives in the skill repository, everything else here. */
@@ -119,3 +120,17 @@ export const skillReports = pgTable(
   },
   (t) => [primaryKey({ columns: [t.skillId, t.userId] }), index('skill_reports_user_id_idx').on(t.userId)],
 );
+
+/**
+ * The skill repository as every process shares it: its git commits as bundles, one row per change in
+ * commit order (what each process's local repository, a mirror, catches up with before it answers). A
+ * `full` row holds the whole history; the rows before it are then dropped.
+ */
+export const skillRepoBundles = pgTable('skill_repo_bundles', {
+  seq: serial('seq').primaryKey(),
+  /** The commit the repository's branch points to after this row. */
+  head: varchar('head', { length: 40 }).notNull(),
+  full: boolean('full').notNull().default(false),
+  bundle: bytea('bundle').notNull(),
+  createdAt: stamp('created_at').notNull().defaultNow(),
+});

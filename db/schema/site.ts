@@ -156,7 +156,8 @@ export const settings = pgTable(
 /**
  * Every message the mailer accepted. `pending` rows keep the composed message (`raw`) until it is
  * delivered, so a failed delivery is retried from exactly what was composed; `sent_at` is what the
- * mail statistics count.
+ * mail statistics count. Without an SMTP server this table is the outbox: a mail delivered there
+ * (`via` `outbox`) keeps its message, whichever process composed it.
  */
 export const mails = pgTable(
   'mails',
@@ -173,9 +174,12 @@ export const mails = pgTable(
     sendingUntil: stamp('sending_until'),
     createdAt: stamp('created_at').notNull().defaultNow(),
     sentAt: stamp('sent_at'),
+    /** How it left: `smtp`, or `outbox` (kept here, and written to the outbox folder where one is set). */
+    via: varchar('via', { length: 8 }),
   },
   (t) => [
     check('mails_status', sql`${t.status} in ('pending', 'sent', 'failed')`),
+    check('mails_via', sql`${t.via} in ('smtp', 'outbox')`),
     index('mails_sent_at_index').on(t.sentAt),
   ],
 );

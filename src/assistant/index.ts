@@ -40,7 +40,7 @@ export default async function assistant(app: FastifyInstance, { config, connect 
   await accountRoutes(app, { files, expiresIn: config.JWT_EXPIRES_IN, loginLimits: loginLimitsOf(config) });
   await accountSelfRoutes(app, { config, files, limits: loginLimitsOf(config) });
   await accountAdminRoutes(app, { files });
-  const repo = new SkillRepo(config.SKILL_REPO_DIR);
+  const repo = new SkillRepo(config.SKILL_REPO_DIR, connect ? app.sql : undefined, app.log);
   if (connect) await repo.init();
   await skillRoutes(app, repo, { maxBytes: config.IMAGE_MAX_BYTES, maxPixels: config.IMAGE_MAX_PIXELS });
   await skillReadRoutes(app, repo);

@@ -54,9 +54,11 @@ export class SkillCatalog {
 
   /**
    * The commit HEAD names, read from `.git` (HEAD, its loose ref, else packed-refs) rather than by
-   * starting git for every request; git itself when the layout is anything else.
+   * starting git for every request; git itself when the layout is anything else. The mirror catches up
+   * with the shared repository first.
    */
   private async head(): Promise<string> {
+    await this.repo.current();
     const git = join(this.repo.root, '.git');
     const head = (await readFile(join(git, 'HEAD'), 'utf8').catch(() => '')).trim();
     const ref = /^ref: (refs\/[\w./-]+)$/.exec(head)?.[1];

@@ -30,6 +30,7 @@ const whereOf = (p: Params, defaults: { group?: string } = {}) => ({
 
 /** Names of the entries of a folder of the repository (dotfiles skipped, as the reference's lists skip them). */
 async function entriesOf(repo: SkillRepo, path: string) {
+  await repo.current();
   const entries = await readdir(join(repo.root, path), { withFileTypes: true }).catch(() => []);
   return entries.filter((e) => !e.name.startsWith('.'));
 }
@@ -72,6 +73,7 @@ function theDefaultImage(): Promise<Image> {
 
 /** The image at a path of the repository: a regular file (never a link) holding image bytes. */
 async function imageAt(repo: SkillRepo, path: string): Promise<Image | undefined> {
+  await repo.current();
   const full = join(repo.root, path);
   const info = await lstat(full).catch(() => undefined);
   if (!info?.isFile() || info.size > 32 * 1024 * 1024) return undefined;

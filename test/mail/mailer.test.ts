@@ -47,7 +47,7 @@ t.test('with no SMTP at all the mail becomes exactly one .eml file in the outbox
   t.equal(parsed.attachments[0]?.contentType, 'text/plain');
   t.equal(parsed.attachments[0]?.content.toString('utf8'), 'the attached notes');
 
-  const rows = await app.sql`select recipient, subject, action, status, attempts, last_error, raw, sent_at is not null as stamped from mails`;
+  const rows = await app.sql`select recipient, subject, action, status, attempts, last_error, via, raw, sent_at is not null as stamped from mails`;
   t.same(rows, [
     {
       recipient: 'ada@example.org',
@@ -56,12 +56,29 @@ t.test('with no SMTP at all the mail becomes exactly one .eml file in the outbox
       status: 'sent',
       attempts: 1,
       last_error: null,
-      raw: null,
+      via: 'outbox',
+      raw: await readFile(join(outbox, files[0]!)),
       stamped: true,
     },
   ]);
   const jobs = await app.boss.findJobs(MAIL_QUEUE, { data: { mailId: result.id } });
   t.equal(jobs.length, 1, 'the safety-net delivery job was recorded with the mail');
+});
+
+t.test('MAIL_OUTBOX_DIR none (several machines): the mails table is the outbox, no file is written', async (t) => {
+  const cwd = await tempDir(t);
+  const { app } = await buildTestApp(t, { MAIL_OUTBOX_DIR: 'none', MAIL_FROM });
+  const before = process.cwd();
+  process.chdir(cwd);
+  t.teardown(() => process.chdir(before));
+  const result = await app.mailer.send(letter('ada@example.org', 'Kept in the table'));
+  t.equal(result.status, 'sent');
+  t.same(await readdir(cwd), [], 'no folder, no file');
+  const [row] = await app.sql<{ via: string; raw: Buffer }[]>`select via, raw from mails where id = ${result.id}`;
+  t.equal(row!.via, 'outbox');
+  const parsed = await simpleParser(row!.raw);
+  t.equal(parsed.subject, 'Kept in the table', 'the whole message is in the row');
+  t.equal(parsed.attachments[0]?.content.toString('utf8'), 'the attached notes');
 });
 
 t.test('SMTP: SMTP_URL delivers, settings SMTP takes precedence, a failure keeps the mail pending', async (t) => {
@@ -87,6 +104,7 @@ t.test('SMTP: SMTP_URL delivers, settings SMTP takes precedence, a failure keeps
     t.equal(mail!.parsed.text?.trim(), 'First line of the body.\nSecond line.');
     t.equal(mail!.parsed.attachments[0]?.content.toString('utf8'), 'the attached notes');
     t.same(await rowOf(result.id), { status: 'sent', attempts: 1, last_error: null, has_raw: false, stamped: true });
+    t.same((await app.sql`select via from mails where id = ${result.id}`)[0], { via: 'smtp' }, 'sent through SMTP: the message is not kept');
     t.same(await readdir(outbox), [], 'nothing written to the outbox');
   });
 
