@@ -1,5 +1,5 @@
 # The one test command is `make test`; `npm start` runs the service.
-.PHONY: test typecheck openapi sdk bench soak fuzz migration start
+.PHONY: test typecheck openapi sdk routes bench soak fuzz migration start
 
 test: typecheck
 	npx tsx test/run.ts
@@ -15,6 +15,10 @@ openapi:
 # same function the freshness test calls, so a stale file fails `make test`).
 sdk:
 	npx tsx openapi/client/generate.ts
+
+# Every route the app serves: method, path, operation id, tag, the file that declares it.
+routes:
+	@npx tsx src/route-table.ts
 
 bench:
 	npx tsx test/bench/run.ts

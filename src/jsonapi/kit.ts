@@ -55,12 +55,15 @@ export function routeKit(app: FastifyInstance, registry: Registry, model: Model,
     queries,
     listAllMax,
     ctx: (request: FastifyRequest, db: Db = app.db): Ctx => ({ caller: request.caller, db, request }),
-    options: ({ params, ...o }) =>
-      operation({
+    options: ({ params, ...o }) => {
+      const options = operation({
         ...o,
         tag: model.spec.tag,
         ...(params ? { params: model.spec.alternateKey ? alternateParams(model) : IdParams } : {}),
-      }),
+      });
+      // The route table names the declaration a generated route comes from.
+      return { ...options, config: { ...options.config, resource: model.spec.type } };
+    },
   };
 }
 

@@ -13,6 +13,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A JSON:API route: content negotiation and authentication run before it. */
     jsonapi?: boolean;
+    /** The type of the resource whose declaration the route is generated from. */
+    resource?: string;
   }
 }
 
