@@ -12,9 +12,11 @@ openapi:
 	npx tsx openapi/generate.ts
 
 # Regenerates the typed client types from the committed contract (openapi-typescript through the
-# same function the freshness test calls, so a stale file fails `make test`).
+# same function the freshness test calls, so a stale file fails `make test`), then builds the package
+# (openapi/client/dist: ESM and type declarations; `npm pack` there builds it too).
 sdk:
 	npx tsx openapi/client/generate.ts
+	cd openapi/client && npm run build --silent
 
 # Every route the app serves: method, path, operation id, tag, the file that declares it.
 routes:
