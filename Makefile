@@ -1,5 +1,5 @@
 # The one test command is `make test`; `npm start` runs the service.
-.PHONY: test typecheck openapi sdk routes bench soak fuzz migration start
+.PHONY: test typecheck openapi sdk routes config-table bench soak fuzz migration start
 
 test: typecheck
 	npx tsx test/run.ts
@@ -21,6 +21,10 @@ sdk:
 # Every route the app serves: method, path, operation id, tag, the file that declares it.
 routes:
 	@npx tsx src/route-table.ts
+
+# Writes the README's configuration table from ConfigSchema's descriptions (a test fails when it is stale).
+config-table:
+	npx tsx src/config-table.ts
 
 bench:
 	npx tsx test/bench/run.ts
