@@ -12,11 +12,12 @@ import AdmZip from 'adm-zip';
 import sharp from 'sharp';
 import t from 'tap';
 import { buildTestApp, call, until } from '../helpers/app.js';
-import { ended, startBuild } from '../helpers/appgen.js';
+import { startBuild } from '../helpers/appgen.js';
 import { browserMissing, launchBrowser, openPage } from '../helpers/browser.js';
 import { buildWorld, create, rel } from '../helpers/events.js';
 import { makeImage, uploadImage } from '../helpers/images.js';
 import { reservePort } from '../helpers/postgres.js';
+import { taskEnded } from '../helpers/service.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { serveFolder } from '../helpers/static-server.js';
 
@@ -54,7 +55,7 @@ const EMAIL = 'organizer@example.org';
 const endpoint = `${PUBLIC_URL}/v1/events/${published.event}`;
 
 const started = await startBuild(app, { email: EMAIL, app_name: APP_NAME, endpoint });
-const task = await ended(app, started.body.task_url);
+const task = await taskEnded(app, started.body.task_url);
 const [mail] = await smtp.waitFor(1);
 const zip = mail!.parsed.attachments[0]!.content;
 const folder = await mkdtemp(join(tmpdir(), 'oe-app-'));

@@ -12,7 +12,8 @@ import type { ServerResponse } from 'node:http';
 import AdmZip from 'adm-zip';
 import t, { type Test } from 'tap';
 import { buildTestApp } from '../helpers/app.js';
-import { ended, failedBuild, json, mailWith, startBuild, startFake } from '../helpers/appgen.js';
+import { failedBuild, json, mailWith, startBuild, startFake } from '../helpers/appgen.js';
+import { taskEnded } from '../helpers/service.js';
 import { startSmtp } from '../helpers/smtp.js';
 
 const LISTS = ['sessions', 'speakers', 'tracks', 'microlocations', 'sponsors'] as const;
@@ -109,7 +110,7 @@ t.test('APPGEN_MAX_DATA_BYTES bounds what one build reads', async (t) => {
   t.test('data of exactly the budget is built; one byte more is not', async (t) => {
     const started = await startBuild(app, { email: 'exact@example.org', app_name: 'Exact budget', endpoint: base('exa') });
     t.equal(started.status, 202);
-    const task = await ended(app, started.body.task_url);
+    const task = await taskEnded(app, started.body.task_url);
     t.equal(task.state, 'SUCCESS', JSON.stringify(task));
     await mailWith(smtp, 'Your app "Exact budget" is ready');
     const { message } = await failedBuild(t, app, smtp, 'Over budget', base('ovr'));
@@ -141,7 +142,7 @@ t.test('lists are read page by page as far as their meta.count says', async (t) 
   const { app } = await buildTestApp(t, { ROLE: 'all', SMTP_URL: smtp.url, FETCH_ALLOW_PRIVATE: 'true' });
   const started = await startBuild(app, { email: 'paged@example.org', app_name: 'Paged', endpoint: `${fake.url}/v1/events/paged` });
   t.equal(started.status, 202);
-  const task = await ended(app, started.body.task_url);
+  const task = await taskEnded(app, started.body.task_url);
   t.equal(task.state, 'SUCCESS', JSON.stringify(task));
   t.strictSame(
     fake.requests.map((r) => {
@@ -185,7 +186,7 @@ t.test('unreadable session dates: built, the dates empty in data.json', async (t
   const { app } = await buildTestApp(t, { ROLE: 'all', SMTP_URL: smtp.url, FETCH_ALLOW_PRIVATE: 'true' });
   const started = await startBuild(app, { email: 'dates@example.org', app_name: 'Dates', endpoint: `${fake.url}/v1/events/dates` });
   t.equal(started.status, 202);
-  const task = await ended(app, started.body.task_url);
+  const task = await taskEnded(app, started.body.task_url);
   t.equal(task.state, 'SUCCESS', JSON.stringify(task));
   const mail = await mailWith(smtp, 'Your app "Dates" is ready');
   const zip = new AdmZip(mail.parsed.attachments[0]!.content);

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { buildOtherApp, buildTestApp } from '../helpers/app.js';
-import { ended, exists, failedBuild, json, startBuild, startFake } from '../helpers/appgen.js';
+import { exists, failedBuild, json, startBuild, startFake } from '../helpers/appgen.js';
+import { taskEnded } from '../helpers/service.js';
 import { startSmtp } from '../helpers/smtp.js';
 
 const storage = await mkdtemp(join(tmpdir(), 'oe-build-storage-'));
@@ -65,7 +66,7 @@ t.test('APPGEN_CONCURRENCY bounds the builds running at once', async (t) => {
     for (const n of [1, 2, 3]) started.push(await startBuild(worker, { email: `slow-${n}@example.org`, app_name: `Slow ${n}`, endpoint }));
     t.strictSame(started.map((s) => s.status), [202, 202, 202]);
     const tasks = [];
-    for (const s of started) tasks.push(await ended(worker, s.body.task_url));
+    for (const s of started) tasks.push(await taskEnded(worker, s.body.task_url));
     t.strictSame(tasks.map((task) => task.state), ['SUCCESS', 'SUCCESS', 'SUCCESS'], JSON.stringify(tasks.map((task) => task.result)));
     t.equal(fake.requests.length, 18, 'each build read the event and its five lists');
     await smtpN.waitFor(3, 30_000);

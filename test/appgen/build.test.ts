@@ -20,9 +20,10 @@ import AdmZip from 'adm-zip';
 import sharp from 'sharp';
 import t, { type Test } from 'tap';
 import { buildTestApp, call, until } from '../helpers/app.js';
-import { ended, exists, failedBuild, mailWith, startBuild, startFake } from '../helpers/appgen.js';
+import { exists, failedBuild, mailWith, startBuild, startFake } from '../helpers/appgen.js';
 import { buildWorld, createEvent } from '../helpers/events.js';
 import { reservePort } from '../helpers/postgres.js';
+import { taskEnded } from '../helpers/service.js';
 import { startSmtp } from '../helpers/smtp.js';
 
 // The service itself, with workers, listening: its own API is an endpoint.
@@ -93,7 +94,7 @@ t.test('app names with shell, HTML or template syntax are text in the zip, the m
     started.push(res.body);
   }
   for (const [i, [name, title, file]] of cases.entries()) {
-    const task = await ended(app, started[i].task_url);
+    const task = await taskEnded(app, started[i].task_url);
     t.match(task, { state: 'SUCCESS', result: { download_url: `${PUBLIC_URL}/static/media/apps/` } }, `${name}: built`);
     const download: string = task.result.download_url;
     const mail = await mailWith(smtp, `Your app "${name}" is ready`);
@@ -129,7 +130,7 @@ t.test('a logo that is not an image: built with the default icons and no logo', 
   t.equal(patched.status, 200, JSON.stringify(patched.body));
   const started = await startBuild(app, { email: 'logo@example.org', app_name: 'Logo Fest', endpoint: `${PUBLIC_URL}/v1/events/${event}` });
   t.equal(started.status, 202);
-  const task = await ended(app, started.body.task_url);
+  const task = await taskEnded(app, started.body.task_url);
   t.equal(task.state, 'SUCCESS', JSON.stringify(task));
   t.strictSame(site.requests, ['/logo.png'], 'the logo was fetched once');
   const mail = await mailWith(smtp, 'Your app "Logo Fest" is ready');
@@ -162,7 +163,7 @@ const mailsWith = async (subject: string) => (await app.sql`select count(*)::int
 t.test('a job sent again for a task that succeeded changes nothing and mails nothing', async (t) => {
   const started = await startBuild(app, { email: 'once@example.org', app_name: 'Once', endpoint: eventEndpoint });
   t.equal(started.status, 202);
-  const task = await ended(app, started.body.task_url);
+  const task = await taskEnded(app, started.body.task_url);
   t.equal(task.state, 'SUCCESS', JSON.stringify(task));
   await mailWith(smtp, 'Your app "Once" is ready');
   const taskId = (started.body.task_url as string).split('/').pop()!;
@@ -203,7 +204,7 @@ t.test('an abandoned app task ends FAILED and mails its requester the log, once'
   };
   /** The task ended as abandoned, with the one failure mail. */
   const assertAbandoned = async (t: Test, taskId: string, name: string, email: string) => {
-    const task = await ended(app, `/v1/tasks/${taskId}`);
+    const task = await taskEnded(app, `/v1/tasks/${taskId}`);
     t.strictSame(task, { state: 'FAILED', status: null, result: { __error: true, message: 'The task failed on the server' } });
     const mail = await mailWith(smtp, `Your app "${name}" could not be built`);
     t.strictSame(mail.envelope.to, [email], 'mailed to the requester');

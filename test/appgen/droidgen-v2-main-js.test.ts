@@ -14,6 +14,7 @@ import t, { type Test } from 'tap';
 import { buildTestApp, until } from '../helpers/app.js';
 import { json, mailWith, startFake } from '../helpers/appgen.js';
 import { buildWorld } from '../helpers/events.js';
+import { zipOf } from '../helpers/imports.js';
 import { reservePort } from '../helpers/postgres.js';
 import { startSmtp } from '../helpers/smtp.js';
 
@@ -126,9 +127,8 @@ t.test('main.js: an event name with control characters, bidi overrides and 150 c
 
 t.test('main.js: json_upload (an uploaded zip of the event) is refused with 422, nothing written', async (t) => {
   const before = await writtenTasks();
-  const zip = new AdmZip();
-  zip.addFile('event', Buffer.from(JSON.stringify({ id: 1, name: 'Zip Event' })));
-  const res = await submit({ email: 'zip@example.org', dataSource: 'json_upload', upload: new Blob([new Uint8Array(zip.toBuffer())], { type: 'application/zip' }) });
+  const zip = zipOf({ event: { id: 1, name: 'Zip Event' } });
+  const res = await submit({ email: 'zip@example.org', dataSource: 'json_upload', upload: new Blob([new Uint8Array(zip)], { type: 'application/zip' }) });
   t.equal(res.status, 422, res.raw);
   t.strictSame(res.body, {
     status: 'error',

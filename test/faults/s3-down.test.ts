@@ -13,6 +13,7 @@ import sharp from 'sharp';
 import t, { type Test } from 'tap';
 import { buildTestApp, call, JSONAPI, until } from '../helpers/app.js';
 import { create, eventAttributes } from '../helpers/events.js';
+import { filesUnder } from '../helpers/files.js';
 import { dataUri, makeImage, multipart } from '../helpers/images.js';
 import { startS3, useS3, type S3Peer } from '../helpers/s3.js';
 import { seedUser } from '../helpers/users.js';
@@ -37,10 +38,6 @@ async function setup(t: Test, env: Record<string, string> = {}) {
 const objects = async (peer: S3Peer) =>
   (await peer.client.listObjectsV2(peer.bucket, '', true).toArray()).map((o: { name?: string; size?: number }) => [o.name!, o.size!] as const);
 const keyOf = (peer: S3Peer, url: string) => new URL(url).pathname.slice(`/${peer.bucket}/`.length);
-
-async function filesUnder(dir: string): Promise<string[]> {
-  return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
-}
 
 /** The three kinds of upload: one file, several files, an image as a data URI. */
 async function uploads(app: FastifyInstance, token: string, png: Buffer) {

@@ -12,6 +12,7 @@ import t from 'tap';
 import { until } from '../helpers/app.js';
 import { holdLock } from '../helpers/database.js';
 import { makeImage, multipart } from '../helpers/images.js';
+import { zipOf } from '../helpers/imports.js';
 import { account, HELD_JOBS, proxyTo, send, startHeldPeer, startService, taskEnded } from '../helpers/service.js';
 import { startSmtp } from '../helpers/smtp.js';
 
@@ -61,13 +62,12 @@ for (const title of ['Opening', 'Closing']) {
 
 /** A large archive: speakers, then sessions each with a speaker. */
 function largeArchive() {
-  const zip = new AdmZip();
-  const json = (name: string, value: unknown) => zip.addFile(name, Buffer.from(JSON.stringify(value)));
-  json('event.json', { id: 1, name: IMPORTED, starts_at: '2031-03-01T09:00:00Z', ends_at: '2031-03-02T18:00:00Z', timezone: 'UTC', logo_url: 'images/logo.png' });
-  zip.addFile('images/logo.png', logo);
-  json('speakers.json', Array.from({ length: SPEAKERS }, (_, i) => ({ id: i + 1, name: `Speaker ${i + 1}`, organisation: 'Org' })));
-  json('sessions.json', Array.from({ length: SESSIONS }, (_, i) => ({ id: i + 1, title: `Talk ${i + 1}`, speaker_ids: [(i % SPEAKERS) + 1] })));
-  return zip.toBuffer();
+  return zipOf({
+    'event.json': { id: 1, name: IMPORTED, starts_at: '2031-03-01T09:00:00Z', ends_at: '2031-03-02T18:00:00Z', timezone: 'UTC', logo_url: 'images/logo.png' },
+    'images/logo.png': logo,
+    'speakers.json': Array.from({ length: SPEAKERS }, (_, i) => ({ id: i + 1, name: `Speaker ${i + 1}`, organisation: 'Org' })),
+    'sessions.json': Array.from({ length: SESSIONS }, (_, i) => ({ id: i + 1, title: `Talk ${i + 1}`, speaker_ids: [(i % SPEAKERS) + 1] })),
+  });
 }
 
 const jobOf = async (queue: string, taskId: string) =>

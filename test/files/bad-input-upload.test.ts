@@ -3,10 +3,11 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
 import { buildTestApp, call } from '../helpers/app.js';
+import { filesUnder } from '../helpers/files.js';
 import { multipart } from '../helpers/images.js';
 import { startS3, useS3, type S3Peer } from '../helpers/s3.js';
 import { expectError, seedUser } from '../helpers/users.js';
@@ -27,11 +28,6 @@ async function setup(t: Test, env: Record<string, string> = {}) {
     ...env,
   });
   return { app, storage, uploadTmp, user: await seedUser(app) };
-}
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name))).sort();
 }
 
 type Part = [field: string, filename: string, content: Buffer | string];

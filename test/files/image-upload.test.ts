@@ -2,11 +2,12 @@
  * POST /v1/upload/image with good input: each accepted type stored byte for byte under a random
  * name, served back by GET /static/media/..., both JSON media types, the S3 backend and force_local.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { buildTestApp, JSONAPI } from '../helpers/app.js';
+import { filesUnder } from '../helpers/files.js';
 import { dataUri, makeImage, type ImageFormat } from '../helpers/images.js';
 import { startS3, useS3 } from '../helpers/s3.js';
 import { seedUser } from '../helpers/users.js';
@@ -31,13 +32,7 @@ async function upload(data: unknown, { type = 'application/json', query = '' } =
 }
 
 /** Every file under the storage folder (relative paths), temp leftovers included. */
-async function storedFiles(): Promise<string[]> {
-  const entries = await readdir(storageDir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name).slice(storageDir.length + 1))
-    .sort();
-}
+const storedFiles = () => filesUnder(storageDir);
 
 const CASES: [declared: string, format: ImageFormat, contentType: string][] = [
   ['png', 'png', 'image/png'],

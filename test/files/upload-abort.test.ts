@@ -3,9 +3,10 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import t from 'tap';
 import { buildTestApp } from '../helpers/app.js';
+import { filesUnder } from '../helpers/files.js';
 import { startS3, useS3 } from '../helpers/s3.js';
 import { seedUser } from '../helpers/users.js';
 
@@ -25,11 +26,6 @@ const closing = Buffer.from(`--${BOUNDARY}--\r\n`);
 /** What a whole form of these files would weigh: the length a client declares before sending it. */
 const formLength = (files: [string, string, number][]) =>
   files.reduce((n, [field, name, size]) => n + partHead(field, name).length + size + partEnd.length, closing.length);
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name))).sort();
-}
 
 /** Polls `check` every 10 ms until it answers true; false when `ms` pass first. */
 async function until(check: () => Promise<boolean>, ms = 60_000): Promise<boolean> {

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
 import { createApiClient } from '../../openapi/client/index.js';
 import { buildTestApp } from '../helpers/app.js';
+import { filesUnder } from '../helpers/files.js';
 import { makeImage, multipart } from '../helpers/images.js';
 import { reservePort } from '../helpers/postgres.js';
 import { startS3, useS3, type S3Peer } from '../helpers/s3.js';
@@ -22,12 +23,6 @@ async function setup(t: Test, env: Record<string, string> = {}) {
   t.teardown(() => Promise.all([rm(storage, { recursive: true, force: true }), rm(uploadTmp, { recursive: true, force: true })]));
   const { app } = await buildTestApp(t, { STORAGE_DIR: storage, UPLOAD_TMP_DIR: uploadTmp, PUBLIC_URL: PUBLIC, ...env });
   return { app, storage, uploadTmp, user: await seedUser(app) };
-}
-
-/** Relative paths of every regular file under `dir`. */
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name))).sort();
 }
 
 type Part = [field: string, filename: string, content: Buffer | string];

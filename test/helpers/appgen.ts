@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import { call, until } from './app.js';
+import { taskEnded } from './service.js';
 import type { SmtpPeer } from './smtp.js';
 
 export interface FakeServer {
@@ -54,16 +55,6 @@ export const json = (response: ServerResponse, body: unknown) =>
 export const startBuild = (app: FastifyInstance, body: { email: string; app_name: string; endpoint: string }) =>
   call(app, { method: 'POST', url: '/api/api.php', body, headers: { 'content-type': 'application/json' } });
 
-/** The task once it no longer waits. */
-export const ended = (app: FastifyInstance, taskUrl: string) =>
-  until(
-    `the build ${taskUrl} to end`,
-    async () => {
-      const res = await call(app, { url: taskUrl });
-      return res.body?.state === 'WAITING' ? undefined : res.body;
-    },
-  );
-
 /** The mail with that subject, once it arrived. */
 export const mailWith = (smtp: SmtpPeer, subject: string) =>
   until(`a mail "${subject}"`, async () => smtp.received.find((m) => m.parsed.subject === subject));
@@ -73,7 +64,7 @@ export async function failedBuild(t: Test, app: FastifyInstance, smtp: SmtpPeer,
   const email = `${appName.toLowerCase().replace(/[^a-z0-9]+/g, '-')}@example.org`;
   const started = await startBuild(app, { email, app_name: appName, endpoint });
   t.equal(started.status, 202, JSON.stringify(started.body));
-  const task = await ended(app, started.body.task_url);
+  const task = await taskEnded(app, started.body.task_url);
   t.equal(task.state, 'FAILED', JSON.stringify(task));
   t.equal(task.status, null, 'no progress text left');
   t.strictSame(Object.keys(task.result).sort(), ['__error', 'message'], 'the result is the error and its message');

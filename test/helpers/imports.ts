@@ -2,17 +2,32 @@ import AdmZip from 'adm-zip';
 import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import type { ImportWarning } from '../../src/transfer/repairs/warnings.js';
-import { call, until } from './app.js';
+import { call } from './app.js';
 import { multipart } from './images.js';
+import { taskAnswer } from './service.js';
 
-/** An archive's entries: JSON values, or text and bytes written as they are. */
+/** An archive's entries by name: JSON values, or text and bytes written as they are. */
 export type Entries = Record<string, unknown>;
+/** Changes one entry before the archive is written (its method, attributes, ...). */
+export type ZipTweak = (entry: AdmZip.IZipEntry) => void;
+/** An archive's entries in order, each with an optional tweak: [name, content (as in Entries), tweak?]. */
+export type EntryList = [name: string, content: unknown, tweak?: ZipTweak][];
 
-/** A zip of the entries (JSON values serialised; strings and buffers as they are). */
-export function zipOf(entries: Entries): Buffer {
+/**
+ * A zip of the entries (JSON values serialised; strings and buffers as they are). Names are written
+ * verbatim: adm-zip's addFile would clean `..`, `/` and `\` and give a name ending in `/` a folder's
+ * attributes, so every entry is added as a plain file under a placeholder name and then renamed.
+ */
+export function zipOf(entries: EntryList): Buffer;
+export function zipOf(entries: Entries): Buffer;
+export function zipOf(entries: Entries | EntryList): Buffer {
   const zip = new AdmZip();
-  for (const [name, value] of Object.entries(entries)) {
-    zip.addFile(name, Buffer.isBuffer(value) ? value : Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)));
+  const list = Array.isArray(entries) ? entries : Object.entries(entries);
+  for (const [i, [name, value, tweak]] of list.entries()) {
+    zip.addFile(`entry${i}`, Buffer.isBuffer(value) ? value : Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)));
+    const entry = zip.getEntry(`entry${i}`)!;
+    entry.entryName = name;
+    tweak?.(entry);
   }
   return zip.toBuffer();
 }
@@ -28,13 +43,6 @@ export async function startImport(t: Test, app: FastifyInstance, token: string, 
   return body.task_url as string;
 }
 
-/** Polls a task until it is no longer WAITING. */
-export const finished = (app: FastifyInstance, token: string, taskUrl: string) =>
-  until('the task to end', async () => {
-    const res = await call(app, { url: taskUrl, token });
-    return res.body?.state === 'WAITING' ? undefined : res;
-  });
-
 export interface ImportResult {
   state: string;
   /** The new event's id (SUCCESS). */
@@ -47,7 +55,7 @@ export interface ImportResult {
 
 /** Imports the archive and waits for the task: its state, the new event and the warnings (or the failure message). */
 export async function imported(t: Test, app: FastifyInstance, token: string, entries: Entries, query = ''): Promise<ImportResult> {
-  const res = await finished(app, token, await startImport(t, app, token, zipOf(entries), query));
+  const res = await taskAnswer(app, await startImport(t, app, token, zipOf(entries), query), token);
   const { state, result } = res.body as { state: string; result: { id: string; message: string; warnings: { items: ImportWarning[]; total: number } } };
   if (state !== 'SUCCESS') return { state, id: '', warnings: [], total: 0, message: result.message };
   return { state, id: result.id, warnings: result.warnings.items, total: result.warnings.total };

@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
+import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
-import { JSONAPI, TEST_SECRET, until } from './app.js';
+import { call, JSONAPI, TEST_SECRET, until } from './app.js';
 import { createTestDatabase } from './database.js';
 import { startServerProcess } from './server-process.js';
 
@@ -118,12 +119,32 @@ export async function account(origin: string, email: string) {
   return { id: created.body.data.id as string, token: login.body.access_token as string };
 }
 
-/** The task document once it no longer waits. */
-export const taskEnded = (origin: string, taskUrl: string, token?: string, ms = 90_000) =>
-  until(`${taskUrl} to end`, async () => {
-    const res = await send(origin, taskUrl, { token });
-    return res.body?.state === 'WAITING' ? undefined : res.body;
-  }, ms);
+type TaskAnswer = Awaited<ReturnType<typeof call>> | Sent;
+
+/**
+ * Polls a task URL (`/v1/tasks/...`), as `token` if given, until its state is no longer WAITING and
+ * `pick` of the answer is defined; answers that. `via` is the app (requests through `app.inject`) or the
+ * origin of a real process (over HTTP); waits up to `ms`, by default a minute in process and 90 s over HTTP.
+ */
+function pollTask<T>(via: FastifyInstance | string, taskUrl: string, token: string | undefined, ms: number | undefined, pick: (res: TaskAnswer) => T) {
+  return until(
+    `${taskUrl} to end`,
+    async () => {
+      const res = typeof via === 'string' ? await send(via, taskUrl, { token }) : await call(via, { url: taskUrl, token });
+      return res.body?.state === 'WAITING' ? undefined : pick(res);
+    },
+    ms ?? (typeof via === 'string' ? 90_000 : 60_000),
+  );
+}
+
+/** The task document once it no longer waits (an answer without a body is polled again). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const taskEnded = (via: FastifyInstance | string, taskUrl: string, token?: string, ms?: number): Promise<any> =>
+  pollTask(via, taskUrl, token, ms, (res) => res.body);
+
+/** The whole answer (status, headers, body) once the task no longer waits: for tests that check the status too. */
+export const taskAnswer = (via: FastifyInstance | string, taskUrl: string, token?: string, ms?: number) =>
+  pollTask(via, taskUrl, token, ms, (res) => res);
 
 /**
  * A loopback HTTP peer (a remote image host, an event endpoint) whose answers wait while it is held,

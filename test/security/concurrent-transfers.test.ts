@@ -13,9 +13,10 @@ import type { FastifyInstance } from 'fastify';
 import t from 'tap';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { buildTestApp, call, TEST_SECRET, until } from '../helpers/app.js';
+import { buildTestApp, call, TEST_SECRET } from '../helpers/app.js';
 import { buildWorld, create, rel } from '../helpers/events.js';
 import { makeImage, multipart, uploadImage } from '../helpers/images.js';
+import { taskEnded } from '../helpers/service.js';
 
 const PUBLIC_URL = 'https://api.example.test';
 const dir = await mkdtemp(join(tmpdir(), 'oe-concurrent-transfers-'));
@@ -48,12 +49,6 @@ async function upload(name: string, content: string) {
   return res.json().url as string;
 }
 
-const finished = (taskUrl: string, token: string) =>
-  until(`task ${taskUrl}`, async () => {
-    const res = await call(app, { url: taskUrl, token });
-    return res.body?.state === 'WAITING' ? undefined : res.body;
-  }, 90_000);
-
 // Media of every kind the two exports split between them, all in this service's storage.
 const logo = await uploadImage(app, owner, await makeImage('png', 40, 30), 'png');
 const slides = await upload('slides.pdf', '%PDF-1.4 slides');
@@ -75,7 +70,7 @@ t.test('two exports at once with different media flags: each archive has its own
       flags.map((body) => call(app, { method: 'POST', url: `/v1/events/${published.event}/export/json`, token: owner, headers: { 'content-type': 'application/json' }, body })),
     );
     t.same(started.map((s) => s.status), [200, 200]);
-    const tasks = await Promise.all(started.map((s) => finished(s.body.task_url, owner)));
+    const tasks = await Promise.all(started.map((s) => taskEnded(app, s.body.task_url, owner, 90_000)));
     t.same(tasks.map((task) => task.state), ['SUCCESS', 'SUCCESS'], JSON.stringify(tasks.map((task) => task.result)));
     t.not(tasks[0].result.download_url, tasks[1].result.download_url, 'two archives');
 
@@ -118,7 +113,7 @@ t.test('two imports of one archive at once: two complete, distinct events', asyn
       }),
     );
     t.same(started.map((s) => s.status), [200, 200], JSON.stringify(started.map((s) => s.body)));
-    const tasks = await Promise.all(started.map((s) => finished(s.body.task_url, importer)));
+    const tasks = await Promise.all(started.map((s) => taskEnded(app, s.body.task_url, importer, 90_000)));
     t.same(tasks.map((task) => task.state), ['SUCCESS', 'SUCCESS'], JSON.stringify(tasks.map((task) => task.result)));
     const ids = tasks.map((task) => String(task.result.id));
     t.not(ids[0], ids[1], 'two events');

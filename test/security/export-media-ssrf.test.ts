@@ -9,9 +9,10 @@ import type { AddressInfo } from 'node:net';
 import AdmZip from 'adm-zip';
 import type { FastifyInstance } from 'fastify';
 import t, { type Test } from 'tap';
-import { buildTestApp, call, until } from '../helpers/app.js';
+import { buildTestApp, call } from '../helpers/app.js';
 import { create, eventAttributes, rel } from '../helpers/events.js';
 import { makeImage } from '../helpers/images.js';
+import { taskEnded } from '../helpers/service.js';
 import { seedUser } from '../helpers/users.js';
 
 const png = await makeImage('png', 8, 8);
@@ -47,10 +48,7 @@ async function exportAll(app: FastifyInstance, event: string, token: string) {
     body: { image: true, video: true, audio: true, document: true },
   });
   if (started.status !== 200) throw new Error(`export: ${started.status} ${JSON.stringify(started.body)}`);
-  const task = await until('the export', async () => {
-    const res = await call(app, { url: started.body.task_url, token });
-    return res.body?.state === 'WAITING' ? undefined : res.body;
-  });
+  const task = await taskEnded(app, started.body.task_url, token);
   if (task.state !== 'SUCCESS') return { task, zip: undefined };
   const download = await app.inject({ method: 'GET', url: new URL(task.result.download_url).pathname, headers: { authorization: `JWT ${token}` } });
   return { task, zip: new AdmZip(download.rawPayload) };

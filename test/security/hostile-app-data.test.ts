@@ -11,8 +11,9 @@ import AdmZip from 'adm-zip';
 import type { Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { buildTestApp, until } from '../helpers/app.js';
-import { ended, json, startBuild, startFake } from '../helpers/appgen.js';
+import { json, startBuild, startFake } from '../helpers/appgen.js';
 import { launchBrowser, openPage } from '../helpers/browser.js';
+import { taskEnded } from '../helpers/service.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { serveFolder } from '../helpers/static-server.js';
 
@@ -68,7 +69,7 @@ const api = await startFake(t, (request, response) => {
 });
 
 const started = await startBuild(app, { email: 'organizer@example.org', app_name: 'Hostile', endpoint: `${api.url}/v1/events/1` });
-const task = await ended(app, started.body.task_url);
+const task = await taskEnded(app, started.body.task_url);
 const [mail] = await smtp.waitFor(1);
 const folder = await mkdtemp(join(tmpdir(), 'oe-hostile-app-'));
 t.teardown(() => rm(folder, { recursive: true, force: true }));

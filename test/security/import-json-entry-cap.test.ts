@@ -8,10 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AdmZip from 'adm-zip';
 import t from 'tap';
-import { buildTestApp, call, until } from '../helpers/app.js';
+import { buildTestApp } from '../helpers/app.js';
+import { filesUnder } from '../helpers/files.js';
 import { multipart } from '../helpers/images.js';
+import { zipOf } from '../helpers/imports.js';
+import { taskEnded } from '../helpers/service.js';
 import { seedUser } from '../helpers/users.js';
 
 const MiB = 1024 * 1024;
@@ -28,12 +30,6 @@ const sessions = (n: number, first: Record<string, unknown> = {}) =>
   JSON.stringify(
     Array.from({ length: n }, (_, i) => ({ id: i + 1, title: `Talk ${i + 1}`, long_abstract: randomBytes(40_000).toString('hex'), ...(i ? {} : first) })),
   );
-
-function zipOf(files: [name: string, content: string | Buffer][]): Buffer {
-  const zip = new AdmZip();
-  for (const [name, content] of files) zip.addFile(name, Buffer.isBuffer(content) ? content : Buffer.from(content));
-  return zip.toBuffer();
-}
 
 /** The archive with the declared inflated size of `name` rewritten in its central and local headers. */
 function declaring(zip: Buffer, name: string, size: number): Buffer {
@@ -56,10 +52,7 @@ async function runImport(archive: Buffer) {
   const res = await app.inject({ method: 'POST', url: '/v1/events/import/json', headers: { ...headers, authorization: `JWT ${user.token}` }, payload });
   t.equal(res.statusCode, 200, 'the import starts');
   const url = res.json().task_url as string;
-  return until(`task ${url}`, async () => {
-    const task = await call(app, { url, token: user.token });
-    return task.body?.state === 'WAITING' ? undefined : task.body;
-  });
+  return taskEnded(app, url, user.token);
 }
 
 const count = async (table: string) => (await app.sql.unsafe<{ n: number }[]>(`select count(*)::int as n from ${table}`))[0]!.n;
@@ -102,6 +95,6 @@ t.test('below the limit the same archive imports, and a media file may be larger
   t.equal(task.state, 'SUCCESS', JSON.stringify(task.result));
   const [row] = await app.sql<{ n: number }[]>`select count(*)::int as n from sessions where event_id = ${Number(task.result?.id)}`;
   t.equal(row?.n, 10, 'every session imported');
-  const files = (await readdir(storageDir, { recursive: true, withFileTypes: true })).filter((f) => f.isFile());
+  const files = await filesUnder(storageDir);
   t.equal(files.length, 1, 'the slides were stored');
 });

@@ -5,10 +5,10 @@
  * permission-matrix.ts. Each recipe sends a body an allowed caller succeeds with; every cell that
  * deletes or changes a state for good acts on a record made for it alone.
  */
-import AdmZip from 'adm-zip';
 import t from 'tap';
 import { create, eventAttributes, rel } from '../helpers/events.js';
 import { dataUri, makeImage, multipart } from '../helpers/images.js';
+import { zipOf } from '../helpers/imports.js';
 import { issueAccountToken } from '../../src/auth/account-tokens.js';
 import { loginPair } from '../helpers/auth.js';
 import { seedUser } from '../helpers/users.js';
@@ -77,8 +77,7 @@ t.test('other write routes of the event service x callers', async (t) => {
   const ownGroup = () => ownGroupOf(app, owner);
   const order = (attributes: Record<string, unknown>) => document('order', attributes, { event: rel('event', w.bazaar) });
   const png = dataUri(await makeImage('png'), 'png');
-  const zip = new AdmZip();
-  zip.addFile('event.json', Buffer.from(JSON.stringify({ name: 'Imported' })));
+  const zip = zipOf({ 'event.json': { name: 'Imported' } });
 
   // Feedback, favourites and invites: one per user and session, so a new session (or address) per cell.
   const onFreshSession = async (path: string, type: string, attributes: Record<string, unknown>) =>
@@ -149,7 +148,7 @@ t.test('other write routes of the event service x callers', async (t) => {
     'POST /v1/events/{id}/custom-forms': () => newRecord('custom-forms', p.event),
     ...Object.fromEntries((['organizers', 'coorganizers', 'track-organizers', 'registrars', 'moderators'] as const).flatMap(roles)),
     'POST /v1/events/{event_id}/export/json': () => ({ json: {} }),
-    'POST /v1/events/import/{source_type}': () => multipart([['file', 'event.zip', zip.toBuffer()]]),
+    'POST /v1/events/import/{source_type}': () => multipart([['file', 'event.zip', zip]]),
     'POST /v1/event-topics': () => document('event-topic', { name: `Topic ${next()}` }),
     'PATCH /v1/event-topics/{id}': () => update('event-topic', topic, { name: `Topic ${next()}` }),
     'DELETE /v1/event-topics/{id}': staffMade('event-topics', 'event-topic', { name: 'Gone' }),

@@ -11,6 +11,7 @@ import { FILES } from '../../src/transfer/format.js';
 import { buildTestApp, call, TEST_SECRET, until } from '../helpers/app.js';
 import { buildWorld, create, expectCell, rel, tokenOf, type RoleName } from '../helpers/events.js';
 import { startS3, useS3 } from '../helpers/s3.js';
+import { taskEnded } from '../helpers/service.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { expectError } from '../helpers/users.js';
 
@@ -24,11 +25,6 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 
 const startExport = (event: string, token: string | undefined, body: unknown = {}, headers = JSON_TYPE) =>
   call(app, { method: 'POST', url: `/v1/events/${event}/export/json`, token, body, headers });
-const finished = (url: string, token: string) =>
-  until(`task ${url}`, async () => {
-    const res = await call(app, { url, token });
-    return res.body?.state === 'WAITING' ? undefined : res.body;
-  });
 const download = (path: string, token?: string) =>
   app.inject({ method: 'GET', url: path, headers: token ? { authorization: `JWT ${token}` } : {} });
 /**
@@ -48,7 +44,7 @@ async function rawGet(path: string, token: string) {
 async function exported(event: string, token: string, body: unknown = {}) {
   const res = await startExport(event, token, body);
   if (res.status !== 200) throw new Error(`export: ${res.status} ${JSON.stringify(res.body)}`);
-  const task = await finished(res.body.task_url, token);
+  const task = await taskEnded(app, res.body.task_url, token);
   return { taskUrl: res.body.task_url as string, task, path: task.result?.download_url ? new URL(task.result.download_url).pathname : '' };
 }
 
@@ -206,7 +202,7 @@ t.test('body errors', async (t) => {
   t.equal(jsonapi.status, 200, 'the JSON:API media type is accepted too');
   t.equal((await app.sql<{ n: number }[]>`select count(*)::int as n from tasks`)[0]!.n, before + 1, 'only the good request made a task');
   // Run to its end, so that it does not stand in the export queue before the next test's exports.
-  await finished(jsonapi.body.task_url, owner);
+  await taskEnded(app, jsonapi.body.task_url, owner);
 });
 
 t.test('download: who may, and nothing but the archive of a finished export of that event', async (t) => {
@@ -294,7 +290,7 @@ t.test('the requester gets an e-mail with the download URL', async (t) => {
 t.test('tasks: the requester and administrators only', async (t) => {
   const res = await startExport(pub.event, cast.organizer.token);
   const url = res.body.task_url as string;
-  await finished(url, cast.organizer.token);
+  await taskEnded(app, url, cast.organizer.token);
   const own = await call(app, { url, token: cast.organizer.token });
   t.equal(own.status, 200);
   t.same(Object.keys(own.body).sort(), ['result', 'state', 'status']);

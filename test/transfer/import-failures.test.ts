@@ -7,15 +7,16 @@
  * one mails and notifies its warnings.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AdmZip from 'adm-zip';
 import t, { type Test } from 'tap';
 import type { ImportWarning } from '../../src/transfer/repairs/warnings.js';
 import { buildTestApp, call, until } from '../helpers/app.js';
+import { filesUnder } from '../helpers/files.js';
 import { makeImage, multipart } from '../helpers/images.js';
 import { zipOf } from '../helpers/imports.js';
+import { taskAnswer } from '../helpers/service.js';
 import { startSmtp, type ReceivedMail } from '../helpers/smtp.js';
 import { expectError, seedUser } from '../helpers/users.js';
 
@@ -72,10 +73,7 @@ const valid = (): Files => ({
   'images/speakers/ada.png': images.ada,
 });
 
-const storedImports = async () => {
-  const entries = await readdir(join(storage, 'imports'), { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
-};
+const storedImports = () => filesUnder(join(storage, 'imports')).catch(() => []);
 /** Rows of every table an import writes, and the media files imports stored. */
 const counts = async () => {
   const [row] = await app.sql.unsafe(`select ${TABLES.map((n) => `(select count(*)::int from ${n}) as ${n}`).join(', ')}`);
@@ -95,12 +93,6 @@ async function start(t: Test, files: Files, query = ''): Promise<string> {
   return res.json().task_url as string;
 }
 
-const ended = (taskUrl: string) =>
-  until('the task to end', async () => {
-    const res = await call(app, { url: taskUrl, token: user.token });
-    return res.body?.state === 'WAITING' ? undefined : res;
-  });
-
 /** The first mail received after the first `after` that `matches`. */
 const mailAfter = (after: number, matches: (mail: ReceivedMail) => boolean) =>
   until('the mail', async () => smtp.received.slice(after).find(matches));
@@ -108,7 +100,7 @@ const mailAfter = (after: number, matches: (mail: ReceivedMail) => boolean) =>
 /** The task failed with that message, the requester got the mail, and nothing of the event is left. */
 async function expectFailure(t: Test, taskUrl: string, message: RegExp, before: Json) {
   const mails = smtp.received.length;
-  const res = await ended(taskUrl);
+  const res = await taskAnswer(app, taskUrl, user.token);
   t.equal(res.status, 200, 'a failed task is still a 200');
   t.strictSame(Object.keys(res.body).sort(), ['result', 'state', 'status']);
   t.match(res.body, { state: 'FAILURE', status: null }, JSON.stringify(res.body));
@@ -134,9 +126,8 @@ t.test('route errors start no task', async (t) => {
   expectError(t, json(await post([])), 400);
   expectError(t, json(await post([['archive', 'e.zip', zip]])), 400);
   expectError(t, json(await post([['file', 'e.zip', 'just some text, not a zip']])), 400, { detail: 'The file is not a zip archive' });
-  const big = new AdmZip();
-  big.addFile('event.json', randomBytes(100_000));
-  expectError(t, json(await post([['file', 'e.zip', big.toBuffer()]])), 413);
+  const big = zipOf({ 'event.json': randomBytes(100_000) });
+  expectError(t, json(await post([['file', 'e.zip', big]])), 413);
   t.equal(await tasks(), n, 'no task was created');
   t.strictSame(await counts(), before, 'nothing written');
 });
@@ -195,7 +186,7 @@ for (const [what, change, message, instead] of STRICT_CASES) {
     const files = valid();
     change(files);
     await expectFailure(t, await start(t, files, '?strict=true'), message, before);
-    const res = await ended(await start(t, files));
+    const res = await taskAnswer(app, await start(t, files), user.token);
     t.equal(res.body.state, 'SUCCESS', JSON.stringify(res.body.result));
     t.match(res.body.result.warnings.items[0], instead, 'the first warning');
   });
@@ -204,7 +195,7 @@ for (const [what, change, message, instead] of STRICT_CASES) {
 t.test('strict=true still accepts fields this service has no place for, and warns of them', async (t) => {
   const files = valid();
   (files['event.json'] as Json).organizer_fax = '+49 30 1234';
-  const res = await ended(await start(t, files, '?strict=true'));
+  const res = await taskAnswer(app, await start(t, files, '?strict=true'), user.token);
   t.equal(res.body.state, 'SUCCESS');
   t.strictSame(res.body.result.warnings, {
     total: 1,
@@ -262,7 +253,7 @@ t.test('the mail and the notification of an import with warnings say how many an
   const mails = smtp.received.length;
   const files = valid();
   (files['sponsors.json'] as Json[]).push(...Array.from({ length: 24 }, (_, i) => ({ id: 100 + i, name: `Sponsor ${i}`, level: String(i) })));
-  const res = await ended(await start(t, files));
+  const res = await taskAnswer(app, await start(t, files), user.token);
   t.equal(res.body.state, 'SUCCESS');
   t.equal(res.body.result.warnings.total, 24);
   const mail = await mailAfter(mails, (m) => m.parsed.subject === 'Event Broken Camp has been imported' && m.parsed.text?.includes(res.body.result.url) === true);
@@ -278,7 +269,7 @@ t.test('the mail and the notification of an import with warnings say how many an
 
 t.test('the unchanged archive imports: each failure above came from its one change', async (t) => {
   const before = await counts();
-  const res = await ended(await start(t, valid()));
+  const res = await taskAnswer(app, await start(t, valid()), user.token);
   t.equal(res.body.state, 'SUCCESS', JSON.stringify(res.body));
   const after = await counts();
   t.match(after, { events: before.events! + 1, sessions: before.sessions! + 1, speakers_sessions: before.speakers_sessions! + 1 });

@@ -14,7 +14,8 @@ import { buildTestApp, call, until } from '../helpers/app.js';
 import { holdLock } from '../helpers/database.js';
 import { buildWorld } from '../helpers/events.js';
 import { makeImage } from '../helpers/images.js';
-import { byName, finished, link, listOf, startImport, warning, type Doc } from '../helpers/imports.js';
+import { byName, link, listOf, startImport, warning, zipOf, type Doc, type Entries } from '../helpers/imports.js';
+import { taskAnswer } from '../helpers/service.js';
 import { seedUser } from '../helpers/users.js';
 
 const PUBLIC = 'https://events.example.test';
@@ -34,8 +35,8 @@ t.test('a crafted archive in the public Open Event style imports completely', as
   const user = await seedUser(app);
   const logo = await makeImage('png', 40, 30);
   const photo = await makeImage('png', 20, 20);
-  const zip = new AdmZip();
-  const put = (name: string, value: unknown) => zip.addFile(`fossasia-2030/${name}`, Buffer.from(JSON.stringify(value)));
+  const files: Entries = {};
+  const put = (name: string, value: unknown) => (files[`fossasia-2030/${name}`] = value);
   put('event', {
     id: 7, name: 'FOSSASIA Summit', identifier: 'oldident', 'starts-at': '2030-03-10T09:00:00Z', 'ends-at': '2030-03-12T18:00:00Z',
     timezone: 'Asia/Singapore', latitude: '', longitude: 103.85, 'location-name': 'Lifelong Learning Institute',
@@ -76,12 +77,12 @@ t.test('a crafted archive in the public Open Event style imports completely', as
     },
     { id: 43, title: 'Orphan', track: { id: 999 }, microlocation: 888, 'session-type': null, speakers: [] },
   ]);
-  zip.addFile('fossasia-2030/images/logo.png', logo);
-  zip.addFile('fossasia-2030/images/speakers/x.png', photo);
+  files['fossasia-2030/images/logo.png'] = logo;
+  files['fossasia-2030/images/speakers/x.png'] = photo;
 
   // The sessions table is locked, so the import waits at its last file, showing its progress.
   const lock = await holdLock(t, url, (sql) => sql`lock table sessions in share mode`);
-  const taskUrl = await startImport(t, app, user.token, zip.toBuffer());
+  const taskUrl = await startImport(t, app, user.token, zipOf(files));
   try {
     const waiting = await until('the progress of the last file', async () => {
       const res = await call(app, { url: taskUrl, token: user.token });
@@ -93,7 +94,7 @@ t.test('a crafted archive in the public Open Event style imports completely', as
     await lock.release();
   }
 
-  const done = await finished(app, user.token, taskUrl);
+  const done = await taskAnswer(app, taskUrl, user.token);
   t.equal(done.status, 200);
   const result = done.body.result;
   t.strictSame(Object.keys(done.body).sort(), ['result', 'state', 'status']);
@@ -221,14 +222,14 @@ t.test('an archive exported by this service imports as a copy of the event', asy
   const source = world.published;
   const exported = await call(app, { method: 'POST', url: `/v1/events/${source.event}/export/json`, token: owner.token, body: {}, headers: { 'content-type': 'application/json' } });
   t.equal(exported.status, 200);
-  const task = await finished(app, owner.token, exported.body.task_url);
+  const task = await taskAnswer(app, exported.body.task_url, owner.token);
   t.equal(task.body.state, 'SUCCESS', JSON.stringify(task.body));
   const download = await app.inject({ url: (task.body.result.download_url as string).slice(PUBLIC.length), headers: { authorization: `JWT ${owner.token}` } });
   t.equal(download.statusCode, 200);
   t.ok(new AdmZip(download.rawPayload).getEntry('sessions.json'), 'the download is the export archive');
 
   const taskUrl = await startImport(t, app, other.token, download.rawPayload);
-  const done = await finished(app, other.token, taskUrl);
+  const done = await taskAnswer(app, taskUrl, other.token);
   t.equal(done.body.state, 'SUCCESS', JSON.stringify(done.body));
   const id = done.body.result.id as string;
   t.not(id, source.event);

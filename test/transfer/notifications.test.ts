@@ -3,35 +3,28 @@
  * marked read or deleted by them alone, never created through the API), and the task at
  * /v1/tasks/{id}, which only the requester and admins may poll.
  */
-import type { FastifyInstance } from 'fastify';
 import t from 'tap';
-import { assertDocument, buildTestApp, call, until } from '../helpers/app.js';
+import { assertDocument, buildTestApp, call } from '../helpers/app.js';
 import { create, eventAttributes } from '../helpers/events.js';
 import { multipart } from '../helpers/images.js';
+import { taskEnded } from '../helpers/service.js';
 import { expectError, seedUser } from '../helpers/users.js';
 
 const { app } = await buildTestApp(t, { ROLE: 'all' });
 const [owner, importer, stranger, admin] = [await seedUser(app), await seedUser(app), await seedUser(app), await seedUser(app, { admin: true })];
 const NAME = 'Bell Summit';
 
-/** Polls a task URL as `token` until it is no longer waiting. */
-const finished = (app: FastifyInstance, url: string, token: string) =>
-  until(`task ${url}`, async () => {
-    const res = await call(app, { url, token });
-    return res.body?.state === 'WAITING' ? undefined : res.body;
-  });
-
 // An export of a small event by its owner, imported by another user.
 const eventId = await create(app, owner.token, 'events', 'event', eventAttributes(NAME));
 const started = await call(app, { method: 'POST', url: `/v1/events/${eventId}/export/json`, token: owner.token, body: {}, headers: { 'content-type': 'application/json' } });
 const exportTaskUrl: string = started.body.task_url;
-const exported = await finished(app, exportTaskUrl, owner.token);
+const exported = await taskEnded(app, exportTaskUrl, owner.token);
 const zip = await app.inject({ url: new URL(exported.result.download_url).pathname, headers: { authorization: `JWT ${owner.token}` } });
 const { payload, headers } = multipart([['file', 'event.zip', zip.rawPayload]]);
 const importAsked = Date.now();
 const posted = await app.inject({ method: 'POST', url: '/v1/events/import/json', headers: { ...headers, authorization: `JWT ${importer.token}` }, payload });
 const taskUrl: string = posted.json().task_url;
-const imported = await finished(app, taskUrl, importer.token);
+const imported = await taskEnded(app, taskUrl, importer.token);
 const taskId = taskUrl.split('/').pop()!;
 
 const notificationsOf = async (userId: number) =>

@@ -11,8 +11,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import AdmZip from 'adm-zip';
 import t, { type Test } from 'tap';
-import { buildTestApp, call, until } from '../helpers/app.js';
+import { buildTestApp, call } from '../helpers/app.js';
 import { multipart } from '../helpers/images.js';
+import { zipOf, type ZipTweak } from '../helpers/imports.js';
+import { taskEnded } from '../helpers/service.js';
 import { create, eventAttributes, rel } from '../helpers/events.js';
 import { seedUser } from '../helpers/users.js';
 import { ArchiveError, openArchive } from '../../src/transfer/zip.js';
@@ -36,18 +38,6 @@ const user = await seedUser(app);
 
 const EVENT = { id: 1, name: 'Zip Fest', starts_at: '2030-05-01T09:00:00Z', ends_at: '2030-05-02T18:00:00Z', timezone: 'UTC' };
 const eventJson = Buffer.from(JSON.stringify(EVENT));
-
-/** A zip of these entries, names written verbatim (adm-zip would clean `..`, `/` and `\` in addFile). */
-function zipOf(files: [name: string, content: Buffer | string, tweak?: (entry: AdmZip.IZipEntry) => void][]): Buffer {
-  const zip = new AdmZip();
-  for (const [i, [name, content, tweak]] of files.entries()) {
-    zip.addFile(`entry${i}`, Buffer.isBuffer(content) ? content : Buffer.from(content));
-    const entry = zip.getEntry(`entry${i}`)!;
-    entry.entryName = name;
-    tweak?.(entry);
-  }
-  return zip.toBuffer();
-}
 
 /** Offsets of the central directory header and the local header of each entry, in archive order. */
 function headers(zip: Buffer): { central: number; local: number; name: string }[] {
@@ -83,8 +73,8 @@ function patch(zip: Buffer, name: string, field: Field, value: (old: number) => 
   return copy;
 }
 
-const stored = (entry: AdmZip.IZipEntry) => void (entry.header.method = 0);
-const withEvent = (name: string, content: Buffer | string = '{}', tweak?: (entry: AdmZip.IZipEntry) => void) =>
+const stored: ZipTweak = (entry) => void (entry.header.method = 0);
+const withEvent = (name: string, content: Buffer | string = '{}', tweak?: ZipTweak) =>
   zipOf([['event.json', eventJson], [name, content, tweak]]);
 const zeros = (n: number) => Buffer.alloc(n);
 
@@ -196,13 +186,7 @@ async function runImport(archive: Buffer) {
   const res = await app.inject({ method: 'POST', url: '/v1/events/import/json', headers: { ...h, authorization: `JWT ${user.token}` }, payload });
   if (res.statusCode !== 200) throw new Error(`import: ${res.statusCode} ${res.body}`);
   const url = res.json().task_url as string;
-  return until(
-    `task ${url}`,
-    async () => {
-      const task = await call(app, { url, token: user.token });
-      return task.body?.state === 'WAITING' ? undefined : task.body;
-    },
-  );
+  return taskEnded(app, url, user.token);
 }
 
 /** Refusals also run through a real import: one of each kind (a worker takes one job per poll, ~2 s). */
@@ -245,10 +229,7 @@ t.test('real imports of good archives', async (t) => {
   const eventId = await create(app, token, 'events', 'event', eventAttributes('Zip Fest'));
   await create(app, token, 'tracks', 'track', { name: 'Main', color: '#112233' }, { event: rel('event', eventId) });
   const started = await call(app, { method: 'POST', url: `/v1/events/${eventId}/export/json`, token, body: {}, headers: { 'content-type': 'application/json' } });
-  const exported = await until('the export', async () => {
-    const task = await call(app, { url: started.body.task_url, token });
-    return task.body?.state === 'WAITING' ? undefined : task.body;
-  });
+  const exported = await taskEnded(app, started.body.task_url, token);
   const download = await app.inject({ url: new URL(exported.result.download_url).pathname, headers: { authorization: `JWT ${token}` } });
   t.equal(download.statusCode, 200, 'the export downloads');
   const entries = new AdmZip(download.rawPayload)
